@@ -1,0 +1,196 @@
+import CAlsa
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Live capture from an ALSA PCM.
+///
+/// A dedicated thread blocks in `snd_pcm_readi` and hands each period to the
+/// consumer through a preallocated ring; it never waits for the consumer and
+/// never allocates per period. When the consumer falls behind, periods are
+/// dropped and counted (`statistics.droppedPeriods`). Xruns are recovered with
+/// `snd_pcm_recover` and counted.
+public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
+    /// Counters a status page or metrics exporter can read at any time.
+    public struct Statistics: Sendable, Equatable {
+        /// Frames read from the device.
+        public var capturedFrames: Int
+        /// Periods dropped because the pipeline fell behind.
+        public var droppedPeriods: Int
+        /// Overruns reported by the device and recovered.
+        public var xruns: Int
+    }
+
+    public let format: AudioFormat
+    public let name: String
+    public let frameCount: Int? = nil
+    public let configuration: ALSACaptureConfiguration
+    /// The period size the device accepted.
+    public let periodFrames: Int
+
+    private let pcm: OpaquePointer
+    private let ring: PeriodRing
+    private let periodAvailable = DispatchSemaphore(value: 0)
+    private let threadExited = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+    private let failureCode = Atomic<Int32>(0)
+    private let captured = Atomic<Int>(0)
+    private let xrunCount = Atomic<Int>(0)
+    private let closed = Mutex<Bool>(false)
+    private var readOffset = 0  // consumer-only: frames of the current period already delivered
+
+    /// Opens and starts capturing from `configuration.device`.
+    /// - Parameter alsaConfiguration: a configuration to resolve the device
+    ///   name in instead of the system's (tests use a `file`-plugin PCM).
+    public init(
+        configuration: ALSACaptureConfiguration,
+        alsaConfiguration: ALSAConfigurationTree? = nil
+    ) throws(AudioSourceError) {
+        try configuration.validate()
+        calsa_silence_errors()
+        self.configuration = configuration
+        self.name = "alsa:\(configuration.device)"
+        var handle: OpaquePointer?
+        let rc: Int32
+        if let alsaConfiguration {
+            rc = snd_pcm_open_lconf(&handle, configuration.device, SND_PCM_STREAM_CAPTURE, 0, alsaConfiguration.handle)
+        } else {
+            rc = snd_pcm_open(&handle, configuration.device, SND_PCM_STREAM_CAPTURE, 0)
+        }
+        guard rc >= 0, let handle else {
+            throw .deviceUnavailable(
+                device: configuration.device, code: rc, reason: String(cString: snd_strerror(rc)),
+                available: ALSADeviceList.captureDevices())
+        }
+        let period: Int
+        do {
+            period = try Self.applyHardwareParameters(handle, configuration)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
+        self.pcm = handle
+        self.periodFrames = period
+        self.format = AudioFormat(sampleRate: configuration.sampleRate, channels: configuration.channels)
+        self.ring = PeriodRing(periodSamples: period * configuration.channels, capacity: configuration.ringPeriods)
+        let thread = Thread { [self] in captureLoop() }
+        thread.name = "footstepd-capture"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// A snapshot of the capture counters.
+    public var statistics: Statistics {
+        Statistics(
+            capturedFrames: captured.load(ordering: .relaxed), droppedPeriods: ring.droppedPeriods,
+            xruns: xrunCount.load(ordering: .relaxed))
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
+        let channels = format.channels
+        let wanted = buffer.count / channels
+        guard wanted > 0 else { return 0 }
+        while true {
+            if let (samples, frames) = ring.peek() {
+                let count = min(frames - readOffset, wanted)
+                let source = UnsafeBufferPointer(rebasing: samples[(readOffset * channels)..<((readOffset + count) * channels)])
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<(count * channels)]).initialize(fromContentsOf: source)
+                readOffset += count
+                if readOffset >= frames {
+                    readOffset = 0
+                    ring.consume()
+                }
+                return count
+            }
+            if closed.withLock({ $0 }) { return 0 }
+            let code = failureCode.load(ordering: .acquiring)
+            if code != 0 {
+                throw .deviceLost(device: configuration.device, code: code, reason: String(cString: snd_strerror(code)))
+            }
+            let timeout = DispatchTime.now() + configuration.stallTimeout
+            if periodAvailable.wait(timeout: timeout) == .timedOut, ring.peek() == nil, failureCode.load(ordering: .acquiring) == 0 {
+                throw .deviceLost(
+                    device: configuration.device, code: -Int32(ETIMEDOUT),
+                    reason: "no audio frames for \(configuration.stallTimeout) s")
+            }
+        }
+    }
+
+    public func close() {
+        let alreadyClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        if alreadyClosed { return }
+        stopping.store(true, ordering: .releasing)
+        // The capture thread leaves within one period (or at once on error).
+        _ = threadExited.wait(timeout: .now() + 5)
+        snd_pcm_close(pcm)
+        periodAvailable.signal()
+    }
+
+    // MARK: - Capture thread
+
+    private func captureLoop() {
+        defer { threadExited.signal() }
+        let channels = configuration.channels
+        let bytes = UnsafeMutableRawPointer.allocate(
+            byteCount: periodFrames * channels * configuration.sampleFormat.bytesPerSample, alignment: 16)
+        defer { bytes.deallocate() }
+        while !stopping.load(ordering: .acquiring) {
+            let n = snd_pcm_readi(pcm, bytes, snd_pcm_uframes_t(periodFrames))
+            if n < 0 {
+                let code = Int32(n)
+                if code == -EPIPE { xrunCount.add(1, ordering: .relaxed) }
+                if code == -EPIPE || code == -ESTRPIPE || code == -EINTR, snd_pcm_recover(pcm, code, 1) >= 0 {
+                    continue
+                }
+                failureCode.store(code, ordering: .releasing)
+                periodAvailable.signal()
+                return
+            }
+            let frames = Int(n)
+            guard frames > 0 else { continue }
+            captured.add(frames, ordering: .relaxed)
+            guard let slot = ring.nextWritableSlot() else { continue }
+            SampleConversion.toFloat(bytes, format: configuration.sampleFormat, count: frames * channels, into: slot)
+            ring.commit(frames: frames)
+            periodAvailable.signal()
+        }
+    }
+
+    // MARK: - Hardware parameters
+
+    private static func applyHardwareParameters(
+        _ pcm: OpaquePointer, _ configuration: ALSACaptureConfiguration
+    ) throws(AudioSourceError) -> Int {
+        var params: OpaquePointer?
+        guard snd_pcm_hw_params_malloc(&params) >= 0, let params else {
+            throw .invalidParameter("out of memory allocating ALSA hardware parameters")
+        }
+        defer { snd_pcm_hw_params_free(params) }
+        let device = configuration.device
+        func check(_ rc: Int32, _ what: String) throws(AudioSourceError) {
+            if rc < 0 {
+                throw .unsupportedFormat(device: device, requested: what, reason: String(cString: snd_strerror(rc)))
+            }
+        }
+        try check(snd_pcm_hw_params_any(pcm, params), "any configuration")
+        try check(snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
+        let alsaFormat = configuration.sampleFormat == .s16LE ? SND_PCM_FORMAT_S16_LE : SND_PCM_FORMAT_FLOAT_LE
+        try check(snd_pcm_hw_params_set_format(pcm, params, alsaFormat), "sample format \(configuration.sampleFormat.rawValue)")
+        try check(snd_pcm_hw_params_set_channels(pcm, params, UInt32(configuration.channels)), "\(configuration.channels) channel(s)")
+        try check(snd_pcm_hw_params_set_rate_resample(pcm, params, 0), "no resampling")
+        try check(snd_pcm_hw_params_set_rate(pcm, params, UInt32(configuration.sampleRate), 0), "\(configuration.sampleRate) Hz (use a plughw: device to resample)")
+        var period = snd_pcm_uframes_t(configuration.effectivePeriodFrames)
+        var direction: Int32 = 0
+        try check(snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &direction), "a period of \(period) frames")
+        var buffer = period * snd_pcm_uframes_t(configuration.bufferPeriods)
+        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, params, &buffer), "a buffer of \(buffer) frames")
+        try check(snd_pcm_hw_params(pcm, params), "these hardware parameters")
+        try check(snd_pcm_prepare(pcm), "prepare")
+        return Int(period)
+    }
+}

@@ -1,0 +1,71 @@
+import Synchronization
+
+/// A preallocated single-producer, single-consumer ring of audio periods: the
+/// hand-off from the capture thread to the analysis pipeline.
+///
+/// The producer never blocks and never allocates: when the ring is full the
+/// period is dropped and counted in `droppedPeriods`.
+///
+/// - Note: `withWritableSlot`/`commit` must be called from one producer thread,
+///   `peek`/`consume` from one consumer thread.
+final class PeriodRing: @unchecked Sendable {
+    let periodSamples: Int
+    let capacity: Int
+    private let storage: UnsafeMutableBufferPointer<Float>
+    private let frameCounts: UnsafeMutableBufferPointer<Int>
+    private let written = Atomic<Int>(0)
+    private let read = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+
+    init(periodSamples: Int, capacity: Int) {
+        self.periodSamples = periodSamples
+        self.capacity = capacity
+        storage = .allocate(capacity: periodSamples * capacity)
+        storage.initialize(repeating: 0)
+        frameCounts = .allocate(capacity: capacity)
+        frameCounts.initialize(repeating: 0)
+    }
+
+    deinit {
+        storage.deallocate()
+        frameCounts.deallocate()
+    }
+
+    /// Periods dropped because the consumer fell behind.
+    var droppedPeriods: Int { dropped.load(ordering: .relaxed) }
+
+    /// Periods waiting for the consumer.
+    var pending: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
+
+    /// Producer: the next free slot, or nil (and a counted drop) when full.
+    func nextWritableSlot() -> UnsafeMutableBufferPointer<Float>? {
+        let w = written.load(ordering: .relaxed)
+        if w - read.load(ordering: .acquiring) >= capacity {
+            dropped.add(1, ordering: .relaxed)
+            return nil
+        }
+        let start = (w % capacity) * periodSamples
+        return UnsafeMutableBufferPointer(rebasing: storage[start..<(start + periodSamples)])
+    }
+
+    /// Producer: publishes the slot returned by `nextWritableSlot()` holding `frames` frames.
+    func commit(frames: Int) {
+        let w = written.load(ordering: .relaxed)
+        frameCounts[w % capacity] = frames
+        written.store(w + 1, ordering: .releasing)
+    }
+
+    /// Consumer: the oldest unread period and its frame count, or nil when empty.
+    func peek() -> (samples: UnsafeBufferPointer<Float>, frames: Int)? {
+        let r = read.load(ordering: .relaxed)
+        guard written.load(ordering: .acquiring) > r else { return nil }
+        let slot = r % capacity
+        let start = slot * periodSamples
+        return (UnsafeBufferPointer(rebasing: storage[start..<(start + periodSamples)]), frameCounts[slot])
+    }
+
+    /// Consumer: releases the period returned by `peek()`.
+    func consume() {
+        read.add(1, ordering: .releasing)
+    }
+}

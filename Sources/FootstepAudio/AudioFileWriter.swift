@@ -1,0 +1,95 @@
+import CSndfile
+
+/// The container and encoding of written audio.
+public enum AudioFileContainer: String, Sendable, Codable, CaseIterable {
+    /// FLAC, 16-bit: lossless, about half the size of WAV.
+    case flac
+    /// WAV, 16-bit PCM; the header is rewritten after every write, so the
+    /// file is readable by any tool after a crash.
+    case wav
+
+    /// The usual file extension.
+    public var fileExtension: String { rawValue }
+
+    /// Picks the container from a path's extension (`.wav` or `.flac`).
+    public init?(pathExtension path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".wav") { self = .wav } else if lower.hasSuffix(".flac") { self = .flac } else { return nil }
+    }
+
+    fileprivate var sndfileFormat: Int32 {
+        switch self {
+        case .flac: Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
+        case .wav: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
+        }
+    }
+}
+
+/// An error writing an audio file, naming the file.
+public struct AudioFileWriterError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot write audio file '\(path)': \(reason)" }
+}
+
+/// Writes interleaved float samples to a WAV or FLAC file through libsndfile.
+public final class AudioFileWriter {
+    public let path: String
+    public let format: AudioFormat
+    public let container: AudioFileContainer
+    /// Frames written so far.
+    public private(set) var framesWritten: Int64 = 0
+
+    private var handle: OpaquePointer?
+
+    /// Creates (or truncates) `path`.
+    public init(path: String, format: AudioFormat, container: AudioFileContainer) throws(AudioFileWriterError) {
+        self.path = path
+        self.format = format
+        self.container = container
+        var info = SF_INFO()
+        info.samplerate = Int32(format.sampleRate)
+        info.channels = Int32(format.channels)
+        info.format = container.sndfileFormat
+        guard sf_format_check(&info) != 0 else {
+            throw AudioFileWriterError(path: path, reason: "\(container.rawValue) does not support \(format)")
+        }
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw AudioFileWriterError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        self.handle = handle
+        // Clip instead of wrapping around when a float sample exceeds [-1, 1].
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        if container == .wav {
+            sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+        }
+    }
+
+    deinit { try? close() }
+
+    /// Appends `samples` (interleaved, a whole number of frames).
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioFileWriterError) {
+        guard let handle else { throw AudioFileWriterError(path: path, reason: "the file is closed") }
+        guard let base = samples.baseAddress, !samples.isEmpty else { return }
+        let frames = samples.count / format.channels
+        let written = sf_writef_float(handle, base, sf_count_t(frames))
+        framesWritten += Int64(written)
+        if written != frames {
+            throw AudioFileWriterError(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+    }
+
+    /// Flushes buffered data to the operating system and disk (fsync).
+    public func sync() {
+        if let handle { sf_write_sync(handle) }
+    }
+
+    /// Finalises the header (FLAC total_samples, WAV lengths) and closes the file.
+    public func close() throws(AudioFileWriterError) {
+        guard let handle else { return }
+        self.handle = nil
+        if sf_close(handle) != 0 {
+            throw AudioFileWriterError(path: path, reason: "closing failed: \(String(cString: sf_strerror(nil)))")
+        }
+    }
+}

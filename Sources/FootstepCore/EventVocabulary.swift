@@ -1,0 +1,47 @@
+/// What kind of impact an event was: a footstep, or other impact noise
+/// (door, knock, drop, music, machinery) kept as evidence but never counted
+/// as a footstep.
+public enum EventKind: String, Sendable, Codable, CaseIterable {
+    case footstep
+    case other
+}
+
+/// The footstep types footstepd reports. `unknown` is used when the
+/// classifier's confidence is below 0.5 (or before a classifier is loaded).
+public enum FootstepType: String, Sendable, Codable, CaseIterable {
+    case stomping
+    case heelStrike = "heel_strike"
+    case shuffling
+    case running
+    case unknown
+
+    /// The four types a classifier can name (everything but `unknown`).
+    public static let classified: [FootstepType] = [.stomping, .heelStrike, .shuffling, .running]
+}
+
+/// How loud an event was relative to the background, in three steps.
+public enum Intensity: String, Sendable, Codable, CaseIterable {
+    case low
+    case medium
+    case high
+}
+
+/// The noise-meter bands of the original app, by calibrated dB(A).
+public enum LevelBand: String, Sendable, Codable, CaseIterable {
+    case silent
+    case quiet
+    case average
+    case noisy
+    case loud
+
+    /// silent < 50, quiet < 75, average < 90, noisy < 100, loud >= 100 dB.
+    public init(levelDB: Double) {
+        switch levelDB {
+        case ..<50: self = .silent
+        case ..<75: self = .quiet
+        case ..<90: self = .average
+        case ..<100: self = .noisy
+        default: self = .loud
+        }
+    }
+}
