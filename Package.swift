@@ -10,12 +10,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Shared vocabulary (event kinds, footstep types, intensity, level bands).
         .target(name: "FootstepCore"),
@@ -27,8 +31,26 @@ let package = Package(
         .target(name: "FootstepClassifier", dependencies: ["FootstepCore", "FootstepDSP"]),
         // The analysis pipeline: source -> prefilter -> levels -> detector -> classifier -> events.
         .target(name: "FootstepAnalysis", dependencies: ["FootstepAudio", "FootstepDSP", "FootstepClassifier"]),
+        // The evidence store: GRDB (SQLite, WAL), migrations, records, queries, hash chain.
+        .target(
+            name: "FootstepStore",
+            dependencies: [
+                "FootstepCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The daemon's wiring: configuration, sessions, sd_notify/watchdog, journald logging.
+        .target(
+            name: "FootstepDaemon",
+            dependencies: [
+                "CSystemd", "FootstepAnalysis", "FootstepAudio", "FootstepCore", "FootstepStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         // Test support: scenarios with ground truth, ALSA file-plugin PCMs, temporary directories.
-        .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "CAlsa"]),
+        .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "FootstepClassifier", "CAlsa"]),
 
         .executableTarget(
             name: "footstepctl",
@@ -38,8 +60,15 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "footstep-bench",
+            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepDSP"]
+        ),
+
         .testTarget(name: "FootstepDSPTests", dependencies: ["FootstepDSP"]),
         .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
         .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
+        .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
+        .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
     ]
 )

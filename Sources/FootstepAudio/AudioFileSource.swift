@@ -1,5 +1,5 @@
 import CSndfile
-import Glibc
+import Foundation
 
 /// Reads any file libsndfile can decode (WAV, FLAC, OGG/Vorbis, Opus, AIFF, …)
 /// as interleaved float samples, at the file's own rate and channel count.
@@ -12,6 +12,7 @@ public final class AudioFileSource: AudioSource {
 
     private var handle: OpaquePointer?
     private var framesDelivered = 0
+    private var declaredFrameCount: Int?
 
     /// Opens `path` for reading.
     /// - Throws: `AudioSourceError.unreadableFile` when the file is missing, not
@@ -36,6 +37,29 @@ public final class AudioFileSource: AudioSource {
         self.handle = handle
         self.format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels))
         self.frameCount = (frames > 0 && frames < Int64(Int32.max) * 1024) ? Int(frames) : nil
+        self.declaredFrameCount = Self.declaredDataFrames(handle) ?? self.frameCount
+    }
+
+    /// The frame count the header announces when it is larger than the file
+    /// holds (libsndfile then caps `frames` and notes "data : N (should be M)"
+    /// in its log). Nil when the header is consistent.
+    private static func declaredDataFrames(_ handle: OpaquePointer) -> Int? {
+        var log = [CChar](repeating: 0, count: 4096)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var declaredBytes: Int?
+        var blockAlign: Int?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 2 else { continue }
+            if fields[0] == "data", fields[1].contains("should be") {
+                declaredBytes = Int(fields[1].prefix { $0.isNumber })
+            } else if fields[0] == "Block Align" {
+                blockAlign = Int(fields[1])
+            }
+        }
+        guard let declaredBytes, let blockAlign, blockAlign > 0 else { return nil }
+        return declaredBytes / blockAlign
     }
 
     deinit { close() }
@@ -54,7 +78,7 @@ public final class AudioFileSource: AudioSource {
             let reason = String(cString: sf_error_number(code))
             throw .unreadableFile(path: path, reason: "decoding failed after \(framesDelivered) frames: \(reason)")
         }
-        if let expected = frameCount, framesDelivered < expected {
+        if let expected = declaredFrameCount, framesDelivered < expected {
             let delivered = framesDelivered
             framesDelivered = expected  // report the truncation once
             throw .truncatedFile(path: path, expectedFrames: expected, actualFrames: delivered)

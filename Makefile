@@ -1,0 +1,39 @@
+# footstepd: common tasks. `make help` lists them.
+SWIFT ?= swift
+BUILD_FLAGS ?=
+RELEASE_PATH := .build/release
+DEBUG_PATH := .build/debug
+PREFIX ?= /usr/local
+BENCH_DIR ?= bench-data
+
+.PHONY: help build release test demo bench install uninstall format clean
+
+help:
+	@echo "make build    debug build of footstepd and footstepctl"
+	@echo "make release  optimised build"
+	@echo "make test     build and run the whole test suite"
+	@echo "make demo     synthesize a night upstairs and analyse it (no microphone needed)"
+	@echo "make bench    release build, then the benchmarks (figures printed)"
+	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX)"
+
+build:
+	$(SWIFT) build $(BUILD_FLAGS)
+
+release:
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+test:
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+demo: build
+	./scripts/demo.sh $(DEBUG_PATH)
+
+bench: release
+	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

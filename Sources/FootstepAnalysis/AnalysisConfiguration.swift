@@ -1,0 +1,29 @@
+import FootstepDSP
+
+/// Everything the analysis pipeline needs besides the stream format.
+public struct AnalysisConfiguration: Sendable, Equatable {
+    /// Seconds per level interval (LAeq, LAFmax, LA90… rows), default 60.
+    public var levelIntervalSeconds: Double = 60
+    /// dBFS → dB SPL offset from calibration (0 = uncalibrated, relative levels).
+    public var calibrationOffsetDB: Double = 0
+    /// Detector sensitivity: lower finds fainter impacts (default 1).
+    public var detectorThreshold: Double = 1
+    /// Shortest time between two onsets, seconds.
+    public var minimumInterOnsetInterval: Double = 0.13
+    /// Optional parametric EQ before analysis, per channel (empty = off).
+    public var equalizer: [[EQBand]] = []
+    /// Audio before the onset handed to the classifier, seconds.
+    public var segmentPreRoll: Double = 0.05
+    /// Audio after the onset handed to the classifier, seconds.
+    public var segmentLength: Double = 0.5
+
+    public init() {}
+
+    func detectorConfiguration(sampleRate: Double) -> OnsetDetectorConfiguration {
+        var configuration = OnsetDetectorConfiguration(sampleRate: sampleRate)
+        configuration.threshold = detectorThreshold
+        configuration.minimumInterOnsetInterval = minimumInterOnsetInterval
+        configuration.calibrationOffsetDB = calibrationOffsetDB
+        return configuration
+    }
+}

@@ -1,0 +1,47 @@
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+
+/// One detected and classified impact, as the pipeline reports it.
+public struct AnalyzedEvent: Sendable, Equatable, Codable {
+    /// First frame of the impact, counted from the start of the stream.
+    public var onsetFrame: Int64
+    /// Seconds from the start of the stream to the onset (sample-accurate).
+    public var onsetSeconds: Double
+    public var durationSeconds: Double
+    public var kind: EventKind
+    public var type: FootstepType
+    public var confidence: Double
+    public var intensity: Intensity
+    /// LAFmax of the event (calibrated dB(A)).
+    public var laMax: Double
+    /// LCFmax of the event (calibrated dB(C)).
+    public var lcMax: Double
+    /// Largest absolute sample, dBFS.
+    public var peakDBFS: Double
+    /// A-weighted sound exposure level (calibrated dB).
+    public var sel: Double
+    /// Fast A-weighted background just before the event.
+    public var backgroundLA: Double
+    /// Detection strength (detection function peak / threshold).
+    public var strength: Double
+
+    public init(_ event: ImpactEvent, classification: Classification, sampleRate: Double) {
+        onsetFrame = event.onsetFrame
+        onsetSeconds = Double(event.onsetFrame) / sampleRate
+        durationSeconds = Double(event.durationFrames) / sampleRate
+        kind = classification.kind
+        type = classification.type
+        confidence = classification.confidence
+        intensity = classification.intensity
+        laMax = event.lafMax
+        lcMax = event.lcfMax
+        peakDBFS = event.peakDBFS
+        sel = event.sel
+        backgroundLA = event.backgroundLAF
+        strength = event.strength
+    }
+
+    /// The label of the analysis CSV: the type for a footstep, `other` otherwise.
+    public var label: String { kind == .footstep ? type.rawValue : EventKind.other.rawValue }
+}

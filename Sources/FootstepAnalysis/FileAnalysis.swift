@@ -1,0 +1,66 @@
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+import Foundation
+
+/// The result of analysing one audio file.
+public struct FileAnalysisResult: Sendable {
+    public var path: String
+    public var format: AudioFormat
+    public var durationSeconds: Double
+    public var events: [AnalyzedEvent]
+    public var intervals: [IntervalLevels]
+    /// LAeq over the whole file (calibrated dB).
+    public var laeq: Double
+    /// Set when reading stopped early (truncated or corrupt part); the events
+    /// before that point are still in `events`.
+    public var sourceError: AudioSourceError?
+
+    /// Events per label (footstep type, or `other`).
+    public var countsByLabel: [String: Int] {
+        events.reduce(into: [:]) { $0[$1.label, default: 0] += 1 }
+    }
+}
+
+/// Offline analysis of audio files through the same pipeline the daemon runs.
+public enum FileAnalysis {
+    /// Analyses `source` to its end.
+    public static func analyse<Classifier: EventClassifier>(
+        source: some AudioSource, configuration: AnalysisConfiguration, classifier: consuming Classifier,
+        progress: (Int64) -> Void = { _ in }
+    ) throws -> FileAnalysisResult {
+        var pipeline = try AnalysisPipeline(format: source.format, configuration: configuration, classifier: classifier)
+        var events: [AnalyzedEvent] = []
+        var intervals: [IntervalLevels] = []
+        var sourceError: AudioSourceError?
+        do {
+            try AnalysisRunner.run(source, pipeline: &pipeline, output: { output in
+                switch output {
+                case let .event(event): events.append(event)
+                case let .levels(levels): intervals.append(levels)
+                }
+            }, progress: progress)
+        } catch {
+            sourceError = error
+        }
+        let rate = Double(source.format.sampleRate)
+        return FileAnalysisResult(
+            path: source.name, format: source.format, durationSeconds: Double(pipeline.framesProcessed) / rate,
+            events: events, intervals: intervals, laeq: pipeline.meter.runningLAeq, sourceError: sourceError)
+    }
+
+    /// Opens and analyses the file at `path` with the default classifier.
+    /// - Throws: `AudioSourceError` when the file cannot be opened at all.
+    public static func analyse(
+        path: String, configuration: AnalysisConfiguration, progress: (Int64, Int?) -> Void = { _, _ in }
+    ) throws -> FileAnalysisResult {
+        let source = try AudioFileSource(path: path)
+        defer { source.close() }
+        var result = try analyse(
+            source: source, configuration: configuration, classifier: DetectorOnlyClassifier(),
+            progress: { progress($0, source.frameCount) })
+        result.path = path
+        return result
+    }
+}

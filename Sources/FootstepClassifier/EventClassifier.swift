@@ -1,0 +1,58 @@
+import FootstepCore
+import FootstepDSP
+
+/// What the classifier stage says about one impact.
+public struct Classification: Sendable, Equatable, Codable {
+    /// Footstep, or other impact noise (never counted as a footstep).
+    public var kind: EventKind
+    /// The footstep type; `unknown` when confidence is below 0.5 or the event is not a footstep.
+    public var type: FootstepType
+    /// Probability of the reported label, in [0, 1].
+    public var confidence: Double
+    /// Loudness relative to the background.
+    public var intensity: Intensity
+
+    public init(kind: EventKind, type: FootstepType, confidence: Double, intensity: Intensity) {
+        self.kind = kind
+        self.type = type
+        self.confidence = confidence
+        self.intensity = intensity
+    }
+}
+
+/// The stage after the onset detector: names each impact.
+///
+/// - Note: Called on the pipeline's thread, once per event; implementations
+///   must not block and should not allocate in steady state.
+public protocol EventClassifier: ~Copyable {
+    /// Classifies `event` from its audio (`segment` starts `preRollFrames`
+    /// before the onset, mono, at `sampleRate`).
+    mutating func classify(
+        _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
+    ) -> Classification
+}
+
+/// The classifier used before a model is available: every event is an
+/// `unknown` footstep with the detector's own confidence.
+public struct DetectorOnlyClassifier: EventClassifier {
+    public init() {}
+
+    public mutating func classify(
+        _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
+    ) -> Classification {
+        Classification(
+            kind: .footstep, type: .unknown, confidence: event.detectorConfidence,
+            intensity: Intensity(levelAboveBackground: event.lafMax - event.backgroundLAF))
+    }
+}
+
+extension Intensity {
+    /// low below 10 dB above the background, medium below 20 dB, high from 20 dB.
+    public init(levelAboveBackground difference: Double) {
+        switch difference {
+        case ..<10: self = .low
+        case ..<20: self = .medium
+        default: self = .high
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Glibc
+
+/// Finds impacts (footsteps, knocks, slams) in a mono stream, in background
+/// noise, and measures each one.
+///
+/// Every 10 ms it takes an FFT of the last 32 ms and forms log band levels
+/// (two bands per octave, 25 Hz to 4 kHz). The detection function is a
+/// whitened spectral flux: for each band, how far the level rose above both
+/// its level 30 ms earlier and its tracked noise floor, divided by the
+/// band's expected fluctuation in stationary noise, summed over bands. An
+/// onset is a local peak of that function above an adaptive threshold (the
+/// running median of the last 1.5 s plus `threshold` × 4 × its upper
+/// spread), at least `minimumInterOnsetInterval` after the previous one. The
+/// onset time is then refined to about 2 ms on the low-passed waveform. An
+/// event lasts until its excess energy over the floor has fallen back for
+/// 30 ms (or `maximumEventDuration`).
+///
+/// Plain synchronous code: all buffers are allocated in `init`.
+public struct OnsetDetector: ~Copyable {
+    public let configuration: OnsetDetectorConfiguration
+    /// Frames per call of `process` (10 ms).
+    public let hopFrames: Int
+    /// The mono input of the last 4 s, for cutting event segments.
+    public private(set) var history: SampleHistory
+
+    private let fftSize: Int
+    private let fft: RealFFT
+    private let window: [Float]
+    private let bands: SpectralBands
+    private var power: [Float]
+    private var bandLevels: [Double]
+    private var laggedLevels: [[Double]]  // ring of the last `lag` frames' band levels
+    private var floorLevels: [Double]
+    private var frameIndex = 0
+    private var detectionHistory: RunningMedian
+    private var detection = (previous: 0.0, beforePrevious: 0.0, previousThreshold: 0.0)
+    private var recentLevels: [BlockLevels]  // per-hop levels of the last `recentLevels.count` hops
+    private var backgroundLAF = -200.0
+    private var openEvent: OpenEvent?
+    private var previousOnset: Int64?
+    private var refinementScratch: [Float]
+
+    private static let lag = 3
+    private static let endHoldFrames = 3
+
+    private struct OpenEvent {
+        var onsetFrame: Int64
+        var peak: Float
+        var lafMax: Double
+        var lcfMax: Double
+        var aEnergy: Double
+        var strength: Double
+        var backgroundLAF: Double
+        var quietFrames = 0
+        var sincePrevious: Int64?
+
+        mutating func include(_ levels: BlockLevels) {
+            peak = max(peak, levels.peak)
+            lafMax = max(lafMax, levels.lafMax)
+            lcfMax = max(lcfMax, levels.lcfMax)
+            aEnergy += levels.aWeightedEnergy
+        }
+    }
+
+    public init(configuration: OnsetDetectorConfiguration) throws(DSPError) {
+        try configuration.validate()
+        let fft = try RealFFT(size: configuration.fftSize)
+        self.fft = fft
+        self.configuration = configuration
+        hopFrames = configuration.hopFrames
+        fftSize = configuration.fftSize
+        window = Window.hann(fftSize)
+        bands = SpectralBands(
+            fftSize: fftSize, sampleRate: configuration.sampleRate, lowest: configuration.lowestFrequency,
+            highest: configuration.highestFrequency)
+        power = [Float](repeating: 0, count: fftSize / 2 + 1)
+        bandLevels = [Double](repeating: -200, count: bands.count)
+        laggedLevels = [[Double]](repeating: [Double](repeating: -200, count: bands.count), count: Self.lag)
+        floorLevels = [Double](repeating: -200, count: bands.count)
+        detectionHistory = RunningMedian(window: 150)
+        recentLevels = [BlockLevels](repeating: BlockLevels(lafMax: -200, lcfMax: -200, lasMax: -200, aWeightedEnergy: 0, peak: 0), count: 16)
+        history = SampleHistory(minimumCapacity: Int(configuration.sampleRate * 4))
+        refinementScratch = [Float](repeating: 0, count: Int(configuration.sampleRate * 0.25))
+    }
+
+    /// Analyses one hop of exactly `hopFrames` mono samples together with the
+    /// level meter's figures for the same samples. Returns the events that
+    /// ended in this hop (at most two); cut their audio from `history`.
+    public mutating func process(_ hop: UnsafeBufferPointer<Float>, levels: BlockLevels) -> EndedEvents {
+        var ended = EndedEvents()
+        precondition(hop.count == hopFrames, "OnsetDetector.process needs hops of exactly \(hopFrames) frames")
+        history.append(hop)
+        recentLevels[frameIndex % recentLevels.count] = levels
+        trackBackgroundLevel(levels.lafMax)
+        let value = detectionFunction()
+        let threshold = adaptiveThreshold()
+        detectionHistory.push(value)
+
+        // A local maximum one frame ago, above its threshold, is an onset.
+        if detection.previous > detection.previousThreshold, detection.previous >= detection.beforePrevious,
+            detection.previous > value, frameIndex > Self.lag + 2
+        {
+            onsetFound(strength: detection.previous / detection.previousThreshold, ended: &ended)
+        }
+        updateOpenEvent(levels: levels, ended: &ended)
+        detection = (value, detection.previous, threshold)
+        frameIndex += 1
+        return ended
+    }
+
+    /// Closes an event still open at the end of the stream.
+    public mutating func finish() -> EndedEvents {
+        var ended = EndedEvents()
+        if let event = openEvent {
+            openEvent = nil
+            ended.append(makeEvent(event, endFrame: history.endFrame))
+        }
+        return ended
+    }
+
+    // MARK: - Detection function
+
+    private mutating func detectionFunction() -> Double {
+        let start = history.endFrame - Int64(fftSize)
+        let input = fft.input
+        for i in 0..<fftSize {
+            input[i] = history[start + Int64(i)] * window[i]
+        }
+        fft.forward()
+        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
+
+        let lagged = frameIndex % Self.lag
+        var sum = 0.0
+        var excess = 0.0
+        for b in 0..<bands.count {
+            var energy: Float = 1e-20
+            for k in bands.lowerBins[b]..<bands.upperBins[b] { energy += power[k] }
+            let level = 10 * log10(Double(energy))
+            let reference = max(floorLevels[b], laggedLevels[lagged][b])
+            if level > reference { sum += (level - reference) * bands.inverseDeviations[b] }
+            if level > floorLevels[b] { excess += (level - floorLevels[b]) * bands.inverseDeviations[b] }
+            laggedLevels[lagged][b] = level
+            bandLevels[b] = level
+            // Noise floor: falls fast, rises slowly and by bounded steps, so
+            // impacts barely move it while a louder room is followed in seconds.
+            let difference = level - floorLevels[b]
+            if floorLevels[b] <= -199 {
+                floorLevels[b] = level
+            } else if difference < 0 {
+                floorLevels[b] += 0.04 * difference
+            } else {
+                floorLevels[b] += 0.004 * min(difference, 10)
+            }
+        }
+        currentExcess = excess
+        return sum
+    }
+
+    private var currentExcess = 0.0
+
+    private func adaptiveThreshold() -> Double {
+        let median = detectionHistory.quantile(0.5)
+        let upper = detectionHistory.quantile(0.75)
+        let spread = max(upper - median, 0.5)
+        let noiseScale = 0.45 * Double(bands.count)  // expected value in stationary noise
+        return max(median + 4 * configuration.threshold * spread, configuration.threshold * noiseScale * 1.2, 3)
+    }
+
+    private mutating func trackBackgroundLevel(_ laf: Double) {
+        if backgroundLAF <= -199 {
+            backgroundLAF = laf
+        } else if laf < backgroundLAF {
+            backgroundLAF += 0.05 * (laf - backgroundLAF)
+        } else {
+            backgroundLAF += 0.002 * min(laf - backgroundLAF, 10)
+        }
+    }
+
+    // MARK: - Events
+
+    private mutating func onsetFound(strength: Double, ended: inout EndedEvents) {
+        let onset = refinedOnset()
+        if var event = openEvent {
+            if onset - event.onsetFrame < minimumInterOnsetFrames {
+                event.strength = max(event.strength, strength)
+                openEvent = event
+                return
+            }
+            openEvent = nil
+            ended.append(makeEvent(event, endFrame: onset))
+        }
+        if let previousOnset, onset - previousOnset < minimumInterOnsetFrames { return }
+        var event = OpenEvent(
+            onsetFrame: onset, peak: 0, lafMax: -200, lcfMax: -200, aEnergy: 0, strength: strength,
+            backgroundLAF: backgroundLAF, sincePrevious: previousOnset.map { onset - $0 })
+        // Include the hops between the onset and its detection.
+        let hopsBack = Int((history.endFrame - onset) / Int64(hopFrames))
+        for back in 1...max(1, min(hopsBack, recentLevels.count - 1)) {
+            let levels = recentLevels[(frameIndex - back + recentLevels.count * 4) % recentLevels.count]
+            event.include(levels)
+        }
+        openEvent = event
+        previousOnset = onset
+    }
+
+    private var minimumInterOnsetFrames: Int64 {
+        Int64(configuration.minimumInterOnsetInterval * configuration.sampleRate)
+    }
+
+    private mutating func updateOpenEvent(levels: BlockLevels, ended: inout EndedEvents) {
+        guard var event = openEvent else { return }
+        event.include(levels)
+        let quiet = currentExcess < 0.25 * Double(bands.count) + 2
+        event.quietFrames = quiet ? event.quietFrames + 1 : 0
+        let duration = Double(history.endFrame - event.onsetFrame) / configuration.sampleRate
+        if event.quietFrames >= Self.endHoldFrames || duration >= configuration.maximumEventDuration {
+            let end = history.endFrame - Int64(event.quietFrames * hopFrames)
+            openEvent = nil
+            ended.append(makeEvent(event, endFrame: max(end, event.onsetFrame + Int64(hopFrames))))
+        } else {
+            openEvent = event
+        }
+    }
+
+    private func makeEvent(_ event: OpenEvent, endFrame: Int64) -> ImpactEvent {
+        let offset = configuration.calibrationOffsetDB
+        let exposure = event.aEnergy * 2 / configuration.sampleRate
+        return ImpactEvent(
+            onsetFrame: event.onsetFrame, durationFrames: Int(endFrame - event.onsetFrame),
+            peakDBFS: 20 * log10(max(Double(event.peak), 1e-10)), lafMax: event.lafMax, lcfMax: event.lcfMax,
+            sel: 10 * log10(max(exposure, 1e-20)) + offset, backgroundLAF: event.backgroundLAF,
+            strength: event.strength, detectorConfidence: min(0.999, 1 - 0.5 / max(event.strength, 1)),
+            framesSincePreviousOnset: event.sincePrevious)
+    }
+
+    // MARK: - Onset refinement
+
+    /// Locates the onset to about 2 ms: on a low-passed copy of the last
+    /// 120 ms, the first 2 ms block whose energy rises a fifth of the way from
+    /// the preceding background to the peak. Falls back to the frame estimate.
+    private mutating func refinedOnset() -> Int64 {
+        let frameEstimate = history.endFrame - Int64(fftSize / 2) - Int64(hopFrames)
+        let block = max(8, Int(configuration.sampleRate * 0.002))
+        let searchFrames = Int(configuration.sampleRate * 0.09)
+        let baselineFrames = Int(configuration.sampleRate * 0.1)
+        let total = min(refinementScratch.count, searchFrames + baselineFrames)
+        let start = history.endFrame - Int64(hopFrames) - Int64(total)
+        guard start >= history.startFrame else { return frameEstimate }
+        let alpha = Float(1 - exp(-2 * Double.pi * 800 / configuration.sampleRate))
+        var lowPassed1: Float = 0
+        var lowPassed2: Float = 0
+        var dc: Float = history[start]
+        refinementScratch.withUnsafeMutableBufferPointer { scratch in
+            for i in 0..<total {
+                let x = history[start + Int64(i)]
+                dc += 0.01 * (x - dc)
+                lowPassed1 += alpha * ((x - dc) - lowPassed1)
+                lowPassed2 += alpha * (lowPassed1 - lowPassed2)
+                scratch[i] = lowPassed2 * lowPassed2
+            }
+        }
+        let blocks = total / block
+        let baselineBlocks = baselineFrames / block
+        func blockEnergy(_ index: Int) -> Float {
+            var sum: Float = 0
+            for i in (index * block)..<((index + 1) * block) { sum += refinementScratch[i] }
+            return sum
+        }
+        var baseline: Float = 0
+        for index in 0..<baselineBlocks { baseline += blockEnergy(index) }
+        baseline /= Float(max(1, baselineBlocks))
+        // Two passes over at most ~45 blocks (3-block moving average):
+        // find the peak, then the first crossing.
+        var previous2: Float = 0
+        var previous1: Float = 0
+        var peak: Float = 0
+        for index in baselineBlocks..<blocks {
+            let e = blockEnergy(index)
+            peak = max(peak, (e + previous1 + previous2) / 3)
+            previous2 = previous1
+            previous1 = e
+        }
+        guard peak > baseline * 3 else { return frameEstimate }
+        let level = baseline + 0.2 * (peak - baseline)
+        var firstCrossing: Int?
+        previous1 = blockEnergy(baselineBlocks - 1)
+        previous2 = blockEnergy(baselineBlocks - 2)
+        for index in baselineBlocks..<blocks {
+            let e = blockEnergy(index)
+            let average = (e + previous1 + previous2) / 3
+            previous2 = previous1
+            previous1 = e
+            if average >= level {
+                firstCrossing = index - 1
+                break
+            }
+        }
+        guard let crossing = firstCrossing else { return frameEstimate }
+        return start + Int64(crossing * block)
+    }
+}
+
+/// The events that ended during one `OnsetDetector` call: none, one or two
+/// (an onset closes the previous event). A fixed-size value; no allocation.
+public struct EndedEvents: Sequence, IteratorProtocol {
+    private var first: ImpactEvent?
+    private var second: ImpactEvent?
+
+    init() {}
+
+    mutating func append(_ event: ImpactEvent) {
+        if first == nil { first = event } else { second = event }
+    }
+
+    public mutating func next() -> ImpactEvent? {
+        defer { (first, second) = (second, nil) }
+        return first
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A daily time window in minutes after local midnight; `end <= start` wraps
+/// past midnight (22:00–08:00).
+public struct DailyWindow: Sendable, Equatable, CustomStringConvertible {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Parses `HH:MM-HH:MM`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
+        self.init(start: start, end: end)
+    }
+
+    /// True when `minute` (after midnight) lies in the window.
+    public func contains(minute: Int) -> Bool {
+        start < end ? (minute >= start && minute < end) : (minute >= start || minute < end)
+    }
+
+    public var description: String {
+        String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+    }
+
+    private static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+            (0...24).contains(hours), (0..<60).contains(minutes), hours * 60 + minutes <= 1440
+        else { return nil }
+        return hours * 60 + minutes
+    }
+}
+
+/// When the daemon records: always, or in weekly windows such as
+/// `mon-fri 22:00-08:00` (a window belongs to the day it starts on).
+public enum MonitoringSchedule: Sendable, Equatable, CustomStringConvertible {
+    case always
+    case windows([Window])
+
+    public struct Window: Sendable, Equatable {
+        /// Weekdays the window starts on, 1 = Monday … 7 = Sunday.
+        public var weekdays: Set<Int>
+        public var time: DailyWindow
+    }
+
+    /// Parses one window: `DAYS HH:MM-HH:MM` with DAYS like `mon-fri`,
+    /// `sat,sun`, `daily`. Returns nil when malformed.
+    public static func window(parsing text: String) -> Window? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count == 2, let time = DailyWindow(parsing: parts[1]), let days = weekdays(parts[0]) else { return nil }
+        return Window(weekdays: days, time: time)
+    }
+
+    /// True when recording should be on at `date` in `calendar`'s time zone.
+    public func isActive(at date: Date, calendar: Calendar = .current) -> Bool {
+        guard case let .windows(windows) = self else { return true }
+        let components = calendar.dateComponents([.weekday, .hour, .minute], from: date)
+        let minute = (components.hour ?? 0) * 60 + (components.minute ?? 0)
+        let today = ((components.weekday ?? 1) + 5) % 7 + 1  // Calendar: 1 = Sunday → ISO: 1 = Monday
+        let yesterday = (today + 5) % 7 + 1
+        for window in windows {
+            let time = window.time
+            if window.weekdays.contains(today), time.contains(minute: minute), time.start < time.end || minute >= time.start {
+                return true
+            }
+            // The part after midnight of a window that started yesterday.
+            if time.end <= time.start, minute < time.end, window.weekdays.contains(yesterday) { return true }
+        }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .always: "always"
+        case let .windows(windows):
+            windows.map { window in
+                let names = window.weekdays.sorted().map { Self.dayNames[$0 - 1] }.joined(separator: ",")
+                return "\(names) \(window.time)"
+            }.joined(separator: "; ")
+        }
+    }
+
+    private static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    private static func weekdays(_ text: String) -> Set<Int>? {
+        if text == "daily" { return Set(1...7) }
+        var days: Set<Int> = []
+        for part in text.lowercased().split(separator: ",") {
+            let range = part.split(separator: "-").map(String.init)
+            guard let first = dayNames.firstIndex(of: range[0]) else { return nil }
+            if range.count == 1 {
+                days.insert(first + 1)
+            } else if range.count == 2, let last = dayNames.firstIndex(of: range[1]) {
+                var day = first
+                while true {
+                    days.insert(day + 1)
+                    if day == last { break }
+                    day = (day + 1) % 7
+                }
+            } else {
+                return nil
+            }
+        }
+        return days.isEmpty ? nil : days
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+extension FootstepDatabase {
+    /// Appends level minutes (the `id`s given are ignored) in one transaction.
+    ///
+    /// - Returns: The new ids, in order.
+    @discardableResult
+    public func appendLevels(_ levels: [LevelMinuteRecord]) throws(StoreError) -> [Int64] {
+        for level in levels {
+            let values = [level.seconds, level.laeq, level.lceq, level.lafMax, level.lafMin, level.la10, level.la90]
+            guard values.allSatisfy(\.isFinite), level.seconds > 0 else {
+                throw .invalidValue("level minute at \(level.startedAt) has a non-finite level or no duration")
+            }
+        }
+        return try write { db in
+            var checked: Set<Int64> = []
+            var ids: [Int64] = []
+            for var level in levels {
+                if checked.insert(level.sessionId).inserted { try Self.openSession(db, level.sessionId) }
+                level.id = nil
+                try level.insert(db)
+                ids.append(level.id!)
+            }
+            return ids
+        }
+    }
+
+    /// Level minutes starting in `[from, to)`, ordered by `(startedAt, id)`.
+    ///
+    /// - Parameters:
+    ///   - session: Only this session.
+    ///   - after: Continue after this cursor.
+    ///   - limit: Page size; nil returns everything in the range (a week is ~10,000 rows).
+    public func levels(
+        from: Date? = nil, to: Date? = nil, session: Int64? = nil, after: TimeCursor? = nil, limit: Int? = nil
+    ) throws(StoreError) -> Page<LevelMinuteRecord> {
+        var query = TimeOrderedQuery(timeColumn: "startedAt")
+        if let session { query.add("sessionId = ?", [session]) }
+        query.addRange(from: from, to: to)
+        query.addCursor(after, order: .ascending)
+        let pageLimit = limit.map { max($0, 1) }
+        return try read { db in
+            try query.page(db, table: "levelMinute", order: .ascending, limit: pageLimit) { (level: LevelMinuteRecord) in
+                TimeCursor(time: level.startedAt, id: level.id!)
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import GRDB
+
+extension FootstepDatabase {
+    /// The schema migrations, in order. Append new ones ("v2", …); never edit a shipped one.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createV1Schema)
+        return migrator
+    }
+
+    /// v1: sessions, gaps, audio files, events with the hash chain, level minutes,
+    /// bouts, calibrations, chain tombstones and the chain head.
+    private static func createV1Schema(_ db: Database) throws {
+        try db.create(table: "session") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("startedAt", .datetime).notNull()
+            t.column("endedAt", .datetime)
+            t.column("status", .text).notNull()
+                .check { ["recording", "paused", "completed", "interrupted"].contains($0) }
+            t.column("title", .text).notNull().defaults(to: "")
+            t.column("notes", .text).notNull().defaults(to: "")
+            t.column("device", .text).notNull()
+            t.column("sampleRate", .integer).notNull().check { $0 > 0 }
+            t.column("channels", .integer).notNull().check { $0 > 0 }
+            t.column("timeZone", .text).notNull()
+        }
+        try db.create(index: "session_on_startedAt", on: "session", columns: ["startedAt"])
+        try db.create(index: "session_on_status", on: "session", columns: ["status"])
+
+        try db.create(table: "sessionGap") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("endedAt", .datetime).notNull()
+            t.column("reason", .text).notNull()
+        }
+
+        try db.create(table: "audioFile") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.column("path", .text).notNull().unique()
+            t.column("startedAt", .datetime).notNull()
+            t.column("startFrame", .integer).notNull().check { $0 >= 0 }
+            t.column("frames", .integer).notNull().check { $0 >= 0 }
+            t.column("sampleRate", .integer).notNull().check { $0 > 0 }
+            t.column("channels", .integer).notNull().check { $0 > 0 }
+            t.column("format", .text).notNull().check { ["flac", "wav"].contains($0) }
+            t.column("sha256", .text)
+            t.column("closedAt", .datetime)
+            t.column("bytes", .integer).notNull().check { $0 >= 0 }
+        }
+        try db.create(index: "audioFile_on_sessionId_startedAt", on: "audioFile", columns: ["sessionId", "startedAt"])
+
+        try db.create(table: "bout") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("endedAt", .datetime).notNull()
+            t.column("steps", .integer).notNull().check { $0 >= 0 }
+            t.column("cadence", .double).notNull()
+            t.column("dominantType", .text).notNull()
+            t.column("kind", .text).notNull().check { ["walking", "running"].contains($0) }
+        }
+        try db.create(index: "bout_on_startedAt", on: "bout", columns: ["startedAt"])
+
+        try db.create(table: "event") { t in
+            t.autoIncrementedPrimaryKey("id")
+            // Evidence fields (hashed, see EventHasher).
+            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("audioFile", onDelete: .cascade)
+            t.column("frameOffset", .integer).notNull()
+            t.column("timestamp", .datetime).notNull()
+            t.column("duration", .double).notNull()
+            t.column("kind", .text).notNull()
+            t.column("type", .text).notNull()
+            t.column("confidence", .double).notNull()
+            t.column("intensity", .text).notNull()
+            t.column("laMax", .double).notNull()
+            t.column("lcMax", .double)
+            t.column("peakDBFS", .double).notNull()
+            t.column("sel", .double).notNull()
+            t.column("backgroundLA", .double)
+            // Annotations (not hashed).
+            t.column("notes", .text).notNull().defaults(to: "")
+            t.belongsTo("bout", onDelete: .setNull)
+            t.column("clipPath", .text)
+            t.column("clipSha256", .text)
+            // Chain.
+            t.column("hash", .text).notNull().unique()
+            t.column("previousHash", .text).notNull()
+        }
+        try db.create(index: "event_on_timestamp", on: "event", columns: ["timestamp"])
+        try db.create(index: "event_on_sessionId_timestamp", on: "event", columns: ["sessionId", "timestamp"])
+        try db.create(index: "event_on_type_timestamp", on: "event", columns: ["type", "timestamp"])
+
+        try db.create(table: "levelMinute") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("seconds", .double).notNull().check { $0 > 0 }
+            t.column("laeq", .double).notNull()
+            t.column("lceq", .double).notNull()
+            t.column("lafMax", .double).notNull()
+            t.column("lafMin", .double).notNull()
+            t.column("la10", .double).notNull()
+            t.column("la90", .double).notNull()
+        }
+        try db.create(index: "levelMinute_on_startedAt", on: "levelMinute", columns: ["startedAt"])
+        try db.create(index: "levelMinute_on_sessionId_startedAt", on: "levelMinute", columns: ["sessionId", "startedAt"])
+
+        try db.create(table: "calibration") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("measuredAt", .datetime).notNull().indexed()
+            t.column("offsetDB", .double).notNull()
+            t.column("method", .text).notNull()
+            t.column("reference", .text).notNull()
+        }
+
+        try db.create(table: "chainDeletion") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("deletedAt", .datetime).notNull()
+            t.column("sessionId", .integer).notNull()
+            t.column("sessionTitle", .text).notNull()
+            t.column("firstEventId", .integer).notNull()
+            t.column("lastEventId", .integer).notNull()
+            t.column("eventCount", .integer).notNull()
+            t.column("previousHash", .text).notNull().indexed()
+            t.column("lastHash", .text).notNull()
+            t.column("reason", .text).notNull()
+        }
+
+        // One row: the hash and id of the last event ever appended (even if later deleted),
+        // so appends link to it and verification detects a truncated tail.
+        try db.create(table: "chainHead") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("lastEventId", .integer).notNull()
+            t.column("lastHash", .text).notNull()
+        }
+        try db.execute(
+            sql: "INSERT INTO chainHead (id, lastEventId, lastHash) VALUES (1, 0, ?)",
+            arguments: [EventHasher.genesisHash])
+    }
+}

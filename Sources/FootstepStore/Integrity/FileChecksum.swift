@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+
+/// A file the store vouches for and its recorded SHA-256, for the caller to compare
+/// with the file on disk (``sha256(ofFileAt:)``).
+public struct FileChecksum: Sendable, Hashable {
+    /// What the file is.
+    public enum Kind: String, Sendable, Hashable {
+        /// A full-length recording (`audioFile` row).
+        case audio
+        /// An event clip (`event.clipPath`).
+        case clip
+    }
+
+    /// What the file is.
+    public var kind: Kind
+    /// The audio file id or event id it belongs to.
+    public var ownerId: Int64
+    /// The session.
+    public var sessionId: Int64
+    /// Absolute path.
+    public var path: String
+    /// Recorded lower-case hex SHA-256.
+    public var sha256: String
+    /// Recorded size in bytes (audio files only).
+    public var bytes: Int64?
+
+    /// Streams a file through SHA-256 (1 MiB at a time) and returns lower-case hex.
+    ///
+    /// - Throws: The file system error if the file cannot be read.
+    public static func sha256(ofFileAt path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return EventHasher.hexString(hasher.finalize())
+    }
+}

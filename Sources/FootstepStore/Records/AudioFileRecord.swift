@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// One recorded audio file of a session (table `audioFile`).
+///
+/// A file is written while open (`closedAt == nil`); on close its frame count,
+/// size and SHA-256 are recorded so `footstepctl verify` can prove it unchanged.
+public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
+    /// Row id; nil until inserted.
+    public var id: Int64?
+    /// The session the file belongs to.
+    public var sessionId: Int64
+    /// Absolute path of the file.
+    public var path: String
+    /// Wall-clock time of the file's first frame (UTC): the re-anchored sample clock.
+    public var startedAt: Date
+    /// Offset of the file's first frame within the session's sample clock.
+    public var startFrame: Int64
+    /// Frames written so far (final once closed).
+    public var frames: Int64
+    /// Samples per second.
+    public var sampleRate: Int
+    /// Channel count.
+    public var channels: Int
+    /// Container format.
+    public var format: AudioFormat
+    /// Lower-case hex SHA-256 of the closed file; nil while open.
+    public var sha256: String?
+    /// When the file was closed; nil while open.
+    public var closedAt: Date?
+    /// Size of the file in bytes (final once closed).
+    public var bytes: Int64
+
+    /// Creates an audio file value.
+    public init(
+        id: Int64? = nil, sessionId: Int64, path: String, startedAt: Date, startFrame: Int64,
+        frames: Int64 = 0, sampleRate: Int, channels: Int = 1, format: AudioFormat,
+        sha256: String? = nil, closedAt: Date? = nil, bytes: Int64 = 0
+    ) {
+        self.id = id
+        self.sessionId = sessionId
+        self.path = path
+        self.startedAt = startedAt
+        self.startFrame = startFrame
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.format = format
+        self.sha256 = sha256
+        self.closedAt = closedAt
+        self.bytes = bytes
+    }
+
+    /// Wall-clock time just after the last written frame.
+    public var endsAt: Date {
+        startedAt.addingTimeInterval(Double(frames) / Double(max(sampleRate, 1)))
+    }
+}
+
+extension AudioFileRecord: FetchableRecord, MutablePersistableRecord {
+    /// The table name, `audioFile`.
+    public static let databaseTableName = "audioFile"
+
+    /// Column names.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let sessionId = Column("sessionId")
+        public static let path = Column("path")
+        public static let startedAt = Column("startedAt")
+        public static let sha256 = Column("sha256")
+        public static let bytes = Column("bytes")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// A calibration of the microphone chain (table `calibration`). Reports call the
+/// levels "calibrated" when one exists and say which reference was used.
+public struct CalibrationRecord: Codable, Sendable, Hashable, Identifiable {
+    /// Row id; nil until inserted.
+    public var id: Int64?
+    /// When the calibration was done (UTC).
+    public var measuredAt: Date
+    /// Offset added to dBFS-derived levels to get dB SPL.
+    public var offsetDB: Double
+    /// How it was done ("94 dB calibrator", "compared with a class 2 meter").
+    public var method: String
+    /// The reference instrument (make, model, serial, certificate).
+    public var reference: String
+
+    /// Creates a calibration value.
+    public init(id: Int64? = nil, measuredAt: Date, offsetDB: Double, method: String, reference: String) {
+        self.id = id
+        self.measuredAt = measuredAt
+        self.offsetDB = offsetDB
+        self.method = method
+        self.reference = reference
+    }
+}
+
+extension CalibrationRecord: FetchableRecord, MutablePersistableRecord {
+    /// The table name, `calibration`.
+    public static let databaseTableName = "calibration"
+
+    /// Column names.
+    public enum Columns {
+        public static let measuredAt = Column("measuredAt")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,82 @@
+import FootstepCore
+import Foundation
+import GRDB
+
+/// One detected impact, as stored (table `event`).
+///
+/// The evidence fields (everything from `sessionId` to `backgroundLA`) are covered by
+/// `hash`, which also covers `previousHash`, the hash of the event appended before it
+/// (see ``EventHasher``). `notes`, `boutId`, `clipPath` and `clipSha256` are
+/// annotations added later and are deliberately outside the hash, so editing a note or
+/// attaching a clip never breaks the chain. Create events with
+/// ``FootstepDatabase/appendEvents(_:)``; never insert this record directly.
+public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
+    /// Row id (AUTOINCREMENT: never reused, so gaps in ids are meaningful).
+    public var id: Int64?
+    /// The session the event belongs to.
+    public var sessionId: Int64
+    /// The audio file holding the event, if audio was kept.
+    public var audioFileId: Int64?
+    /// Position of the onset in the session's sample clock (frames since session start).
+    public var frameOffset: Int64
+    /// Onset time (UTC), stored with millisecond precision.
+    public var timestamp: Date
+    /// Duration of the impact in seconds.
+    public var duration: Double
+    /// Footstep or other impact noise.
+    public var kind: EventKind
+    /// Footstep type (`unknown` below 0.5 confidence or for `other` events).
+    public var type: FootstepType
+    /// Classifier confidence, 0…1.
+    public var confidence: Double
+    /// Loudness relative to the background.
+    public var intensity: Intensity
+    /// Maximum A-weighted fast level, dB(A) (calibrated).
+    public var laMax: Double
+    /// Maximum C-weighted fast level, dB(C), if measured.
+    public var lcMax: Double?
+    /// Sample peak, dBFS.
+    public var peakDBFS: Double
+    /// Sound exposure level of the event, dB(A).
+    public var sel: Double
+    /// Background level (LA90 of the preceding minute), dB(A), if known.
+    public var backgroundLA: Double?
+    /// User notes (outside the hash).
+    public var notes: String
+    /// The gait bout the step belongs to (outside the hash: bouts are found after the steps).
+    public var boutId: Int64?
+    /// Path of the extracted audio clip (outside the hash).
+    public var clipPath: String?
+    /// Lower-case hex SHA-256 of the clip file (outside the hash; verified against the file).
+    public var clipSha256: String?
+    /// Lower-case hex SHA-256 of the canonical serialisation of this event plus `previousHash`.
+    public var hash: String
+    /// `hash` of the event appended before this one (64 zeros for the first event ever).
+    public var previousHash: String
+}
+
+extension EventRecord: FetchableRecord, MutablePersistableRecord {
+    /// The table name, `event`.
+    public static let databaseTableName = "event"
+
+    /// Column names.
+    public enum Columns {
+        public static let id = Column("id")
+        public static let sessionId = Column("sessionId")
+        public static let audioFileId = Column("audioFileId")
+        public static let timestamp = Column("timestamp")
+        public static let kind = Column("kind")
+        public static let type = Column("type")
+        public static let confidence = Column("confidence")
+        public static let notes = Column("notes")
+        public static let boutId = Column("boutId")
+        public static let clipPath = Column("clipPath")
+        public static let clipSha256 = Column("clipSha256")
+        public static let hash = Column("hash")
+        public static let previousHash = Column("previousHash")
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import Foundation
+
+extension FootstepCtl {
+    struct Analyze: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Detect and classify impacts in audio files, as fast as the CPU allows.",
+            discussion: """
+                Runs the same pipeline as the daemon (levels in dB(A), onset detection, \
+                classification) over each FILE (WAV, FLAC, OGG, AIFF… any rate, mixed down to \
+                mono) and prints one row per event, then a summary. A file that cannot be read \
+                is reported and the others are still analysed; the exit status is 1 if any \
+                file failed.
+
+                With --output DIR, also writes DIR/<name>.csv per input with the columns \
+                onset_s,label,confidence,duration_s,la_max,lc_max,peak_dbfs (label is the \
+                footstep type, or "other" for a non-footstep impact).
+                """)
+
+        @Argument(help: "Audio files to analyse.", completion: .file())
+        var files: [String]
+
+        @Option(help: "Output format on stdout: table, csv or jsonl.")
+        var format: OutputFormat = .table
+
+        @Option(name: .shortAndLong, help: "Also write one CSV of events per input file into this directory.", completion: .directory)
+        var output: String?
+
+        @Option(help: "Calibration offset in dB added to dBFS levels (0 = uncalibrated, relative levels).")
+        var calibration: Double = 0
+
+        @Option(help: "Detector sensitivity: lower finds fainter impacts, higher only clear ones.")
+        var threshold: Double = 1
+
+        @Flag(name: .shortAndLong, help: "Print only the summary, not one row per event.")
+        var quiet = false
+
+        enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+            case table, csv, jsonl
+        }
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("Name at least one audio file to analyse.") }
+            guard threshold > 0 && threshold < 100 else { throw ValidationError("--threshold must be between 0 and 100.") }
+            if let output {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    throw ValidationError("--output '\(output)' exists and is not a directory.")
+                }
+            }
+        }
+
+        func run() throws {
+            if let output {
+                do {
+                    try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                } catch {
+                    throw ValidationError("cannot create the output directory '\(output)': \(error.localizedDescription)")
+                }
+            }
+            var configuration = AnalysisConfiguration()
+            configuration.calibrationOffsetDB = calibration
+            configuration.detectorThreshold = threshold
+            let printer = EventPrinter(format: format, quiet: quiet, multipleFiles: files.count > 1)
+            var failures = 0
+            for file in files {
+                do {
+                    let reporter = ProgressReporter(label: file)
+                    let result = try FileAnalysis.analyse(path: file, configuration: configuration) { frames, total in
+                        reporter.update(frames: frames, total: total, sampleRate: nil)
+                    }
+                    reporter.finish()
+                    printer.print(result)
+                    if let output { try result.writeLabelCSV(into: output) }
+                    if let error = result.sourceError {
+                        failures += 1
+                        FileHandle.standardError.write(Data("footstepctl: \(error)\n".utf8))
+                    }
+                } catch {
+                    failures += 1
+                    FileHandle.standardError.write(Data("footstepctl: \(error)\n".utf8))
+                }
+            }
+            if failures > 0 {
+                if files.count > 1 {
+                    FileHandle.standardError.write(Data("footstepctl: \(failures) of \(files.count) files failed\n".utf8))
+                }
+                throw ExitCode(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import FootstepAnalysis
+import FootstepCore
+import Foundation
+
+/// Prints analysis results on stdout as a table, CSV or JSON lines.
+struct EventPrinter {
+    let format: FootstepCtl.Analyze.OutputFormat
+    let quiet: Bool
+    let multipleFiles: Bool
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+    private static let csvHeader = "onset_s,duration_s,kind,type,confidence,intensity,la_max,lc_max,peak_dbfs"
+
+    init(format: FootstepCtl.Analyze.OutputFormat, quiet: Bool, multipleFiles: Bool) {
+        self.format = format
+        self.quiet = quiet
+        self.multipleFiles = multipleFiles
+        if format == .csv, !quiet {
+            Swift.print(multipleFiles ? "file," + Self.csvHeader : Self.csvHeader)
+        }
+    }
+
+    func print(_ result: FileAnalysisResult) {
+        switch format {
+        case .table: printTable(result)
+        case .csv: printCSV(result)
+        case .jsonl: printJSONLines(result)
+        }
+    }
+
+    private func printTable(_ result: FileAnalysisResult) {
+        if multipleFiles { Swift.print("== \(result.path)") }
+        if !quiet {
+            Swift.print(String(format: "%10@ %8@  %-8@ %-12@ %6@  %-6@ %7@ %7@ %9@", "onset_s", "dur_s", "kind", "type", "conf", "int", "LAFmax", "LCFmax", "peak_dBFS"))
+            for event in result.events {
+                Swift.print(
+                    String(
+                        format: "%10.3f %8.3f  %-8@ %-12@ %6.2f  %-6@ %7.1f %7.1f %9.1f", event.onsetSeconds,
+                        event.durationSeconds, event.kind.rawValue, event.type.rawValue, event.confidence,
+                        event.intensity.rawValue, event.laMax, event.lcMax, event.peakDBFS))
+            }
+        }
+        let counts = result.countsByLabel.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        Swift.print(
+            String(format: "%d events in %.1f s (%@): %@; LAeq %.1f dB(A)", result.events.count, result.durationSeconds,
+                   result.format.description, counts.isEmpty ? "none" : counts.joined(separator: ", "), result.laeq))
+    }
+
+    private func printCSV(_ result: FileAnalysisResult) {
+        guard !quiet else { return }
+        let prefix = multipleFiles ? csvField(result.path) + "," : ""
+        for event in result.events {
+            Swift.print(
+                prefix
+                    + String(
+                        format: "%.3f,%.3f,%@,%@,%.3f,%@,%.1f,%.1f,%.1f", event.onsetSeconds, event.durationSeconds,
+                        event.kind.rawValue, event.type.rawValue, event.confidence, event.intensity.rawValue,
+                        event.laMax, event.lcMax, event.peakDBFS))
+        }
+    }
+
+    private func printJSONLines(_ result: FileAnalysisResult) {
+        if !quiet {
+            for event in result.events {
+                let line = JSONLine(file: result.path, event: event)
+                if let data = try? encoder.encode(line) { Swift.print(String(decoding: data, as: UTF8.self)) }
+            }
+        }
+        let summary = JSONSummary(
+            file: result.path, events: result.events.count, byLabel: result.countsByLabel,
+            durationSeconds: result.durationSeconds, laeq: result.laeq, error: result.sourceError?.description)
+        if let data = try? encoder.encode(summary) { Swift.print(String(decoding: data, as: UTF8.self)) }
+    }
+
+    private func csvField(_ value: String) -> String {
+        value.contains(",") || value.contains("\"") ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+    }
+
+    private struct JSONLine: Encodable {
+        var file: String
+        var event: AnalyzedEvent
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("event", forKey: .record)
+            try container.encode(file, forKey: .file)
+            try container.encode((event.onsetSeconds * 1000).rounded() / 1000, forKey: .onset)
+            try container.encode((event.durationSeconds * 1000).rounded() / 1000, forKey: .duration)
+            try container.encode(event.kind, forKey: .kind)
+            try container.encode(event.type, forKey: .type)
+            try container.encode((event.confidence * 1000).rounded() / 1000, forKey: .confidence)
+            try container.encode(event.intensity, forKey: .intensity)
+            try container.encode((event.laMax * 10).rounded() / 10, forKey: .laMax)
+            try container.encode((event.lcMax * 10).rounded() / 10, forKey: .lcMax)
+            try container.encode((event.peakDBFS * 10).rounded() / 10, forKey: .peak)
+            try container.encode((event.sel * 10).rounded() / 10, forKey: .sel)
+        }
+        enum Key: String, CodingKey {
+            case record, file, onset = "onset_s", duration = "duration_s", kind, type, confidence, intensity
+            case laMax = "la_max", lcMax = "lc_max", peak = "peak_dbfs", sel
+        }
+    }
+
+    private struct JSONSummary: Encodable {
+        var record = "summary"
+        var file: String
+        var events: Int
+        var byLabel: [String: Int]
+        var durationSeconds: Double
+        var laeq: Double
+        var error: String?
+        enum CodingKeys: String, CodingKey {
+            case record, file, events, byLabel = "by_label", durationSeconds = "duration_s", laeq, error
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+@main
+struct FootstepCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "footstepctl",
+        abstract: "Control footstepd and analyse recordings of footsteps and impact noise.",
+        discussion: """
+            footstepd listens to a microphone, detects and classifies footsteps and other \
+            impact noise, and keeps the evidence. footstepctl talks to it, and can analyse \
+            audio files or make synthetic test recordings without a running daemon.
+
+            Examples:
+              footstepctl analyze night.flac
+              footstepctl analyze --format csv --output results/ *.wav
+              footstepctl synth --scenario night --duration 10m -o night.flac --truth night.csv
+            """,
+        version: FootstepVersion.current,
+        subcommands: [Analyze.self, Synth.self]
+    )
+}
+
+enum FootstepVersion {
+    static let current = "0.1.0"
+}

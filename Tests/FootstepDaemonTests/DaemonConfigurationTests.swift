@@ -1,0 +1,104 @@
+import FootstepDaemon
+import Foundation
+import Testing
+
+@Suite("Daemon configuration (TOML)")
+struct DaemonConfigurationTests {
+    static var shippedPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config/footstepd.toml").path
+    }
+
+    @Test func theShippedFileParsesToTheDefaults() throws {
+        let configuration = try DaemonConfiguration.load(path: Self.shippedPath)
+        #expect(configuration == DaemonConfiguration())
+    }
+
+    @Test func anEmptyFileGivesTheDefaults() throws {
+        #expect(try DaemonConfiguration.parse("", file: "x.toml") == DaemonConfiguration())
+    }
+
+    @Test func settingsAreRead() throws {
+        let configuration = try DaemonConfiguration.parse(
+            """
+            [capture]
+            device = "plughw:CARD=Mic,DEV=0"
+            sample_rate = 48000
+            channels = 2
+            [recording]
+            audio_format = "wav"
+            roll_interval = "30m"
+            [levels]
+            calibration_offset = 93.5
+            [schedule]
+            mode = "windows"
+            windows = ["mon-fri 22:00-08:00", "sat,sun 23:30-09:00"]
+            [[equalizer.band]]
+            channel = 1
+            type = "low_shelf"
+            frequency = 120
+            gain = 6
+            """, file: "x.toml")
+        #expect(configuration.capture.device == "plughw:CARD=Mic,DEV=0")
+        #expect(configuration.capture.sampleRate == 48000)
+        #expect(configuration.recording.audioFormat == .wav)
+        #expect(configuration.recording.rollInterval == 1800)
+        #expect(configuration.levels.calibrationOffset == 93.5)
+        #expect(configuration.equalizer.count == 2)
+        #expect(configuration.equalizer[1].first?.gainDB == 6)
+        #expect(configuration.schedule.description == "mon,tue,wed,thu,fri 22:00-08:00; sat,sun 23:30-09:00")
+    }
+
+    @Test(arguments: [
+        ("[capture]\nsample_rate = 4000", "x.toml: capture.sample_rate: 4000 is out of range (8000–96000)"),
+        ("[capture]\nsample_rat = 16000", "x.toml: capture.sample_rat: unknown setting (check the spelling; see config/footstepd.toml for every setting)"),
+        ("[captur]\n", "x.toml: captur: unknown section (known: capture, recording, detection, levels, equalizer, schedule, retention, paths, socket, metrics, reports)"),
+        ("[capture]\nchannels = \"two\"", "x.toml: capture.channels: expected an integer, found string"),
+        ("[recording]\naudio_format = \"mp3\"", "x.toml: recording.audio_format: 'mp3' is not one of 'flac', 'wav'"),
+        ("[recording]\nroll_interval = \"4 hours\"", "x.toml: recording.roll_interval: '4 hours' is not a duration like \"90s\", \"30m\" or \"4h\""),
+        ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),
+        ("[paths]\nstate_dir = \"relative\"", "x.toml: paths.state_dir: must be an absolute path"),
+        ("[[equalizer.band]]\nchannel = 1", "x.toml: equalizer.band[0].channel: 1 is out of range (0–0)"),
+    ])
+    func invalidSettingsNameTheFileAndTheKey(text: String, message: String) {
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse(text, file: "x.toml") }
+        do {
+            _ = try DaemonConfiguration.parse(text, file: "x.toml")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func aSyntaxErrorGivesTheLine() {
+        do {
+            _ = try DaemonConfiguration.parse("[capture]\ndevice = \"unterminated\n", file: "x.toml")
+            Issue.record("parsed broken TOML")
+        } catch {
+            #expect(error.key == nil)
+            #expect(error.description.hasPrefix("x.toml: line 2"))
+        }
+    }
+
+    @Test func aMissingFileSaysSo() {
+        #expect(throws: ConfigurationError(file: "/nonexistent/footstepd.toml", key: nil, message: "no such file")) {
+            try DaemonConfiguration.load(path: "/nonexistent/footstepd.toml")
+        }
+    }
+
+    @Test func scheduleWindowsWrapPastMidnight() throws {
+        guard let window = MonitoringSchedule.window(parsing: "fri 22:00-08:00") else {
+            Issue.record("window did not parse")
+            return
+        }
+        let schedule = MonitoringSchedule.windows([window])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        // 2026-11-20 is a Friday.
+        #expect(schedule.isActive(at: date("2026-11-20T23:00:00Z"), calendar: calendar))
+        #expect(schedule.isActive(at: date("2026-11-21T07:59:00Z"), calendar: calendar))
+        #expect(!schedule.isActive(at: date("2026-11-21T08:00:00Z"), calendar: calendar))
+        #expect(!schedule.isActive(at: date("2026-11-21T23:00:00Z"), calendar: calendar))
+        #expect(!schedule.isActive(at: date("2026-11-20T07:00:00Z"), calendar: calendar))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import FootstepStore
+import GRDB
+import Testing
+
+@Suite struct SchemaTests {
+    @Test func migrationsCreateTheSchemaAndReopeningIsANoOp() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/state/footstepd.db"  // parent directory created on open
+            do {
+                let store = try FootstepDatabase.open(path: path)
+                let tables = try store.reader.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                }
+                #expect(tables == [
+                    "audioFile", "bout", "calibration", "chainDeletion", "chainHead", "event", "grdb_migrations",
+                    "levelMinute", "session", "sessionGap",
+                ])
+                let indexes = try store.reader.read { db in
+                    try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'event'")
+                }
+                #expect(indexes.contains("event_on_timestamp"))
+                #expect(indexes.contains("event_on_sessionId_timestamp"))
+                #expect(indexes.contains("event_on_type_timestamp"))
+                let applied = try store.reader.read { db in try FootstepDatabase.migrator.appliedIdentifiers(db) }
+                #expect(applied == ["v1"])
+                _ = try store.createSession(startedAt: Date(), device: "hw:1", sampleRate: 48_000)
+            }
+            let schemaBefore = try schemaText(path)
+            let reopened = try FootstepDatabase.open(path: path)
+            #expect(try reopened.sessions().count == 1)
+            #expect(try schemaText(path) == schemaBefore)
+            let migrations = try reopened.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
+            #expect(migrations == 1)
+        }
+    }
+
+    @Test func onDiskDatabaseUsesWALAndForeignKeys() throws {
+        try withTemporaryDirectory { dir in
+            let store = try FootstepDatabase.open(path: dir + "/footstepd.db")
+            let (mode, foreignKeys) = try store.reader.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+            }
+            #expect(mode == "wal")
+            #expect(foreignKeys == 1)
+            #expect(FileManager.default.fileExists(atPath: dir + "/footstepd.db-wal"))
+        }
+    }
+
+    @Test func newerSchemaIsRefusedWithAClearError() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/footstepd.db"
+            _ = try FootstepDatabase.open(path: path)
+            try tamper(path, "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            #expect(throws: StoreError.schemaTooNew(path: path)) { try FootstepDatabase.open(path: path) }
+        }
+    }
+
+    @Test func garbageFileIsReportedAsCorrupt() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/footstepd.db"
+            try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: StoreError.self) { try FootstepDatabase.open(path: path) }
+            guard case .corrupt = error else {
+                Issue.record("expected .corrupt, got \(String(describing: error))")
+                return
+            }
+            #expect(error!.description.contains(path))
+        }
+    }
+
+    @Test func readOnlyOpenReadsButRefusesWrites() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/footstepd.db"
+            let (store, session) = try makeStoreWithSession(in: dir)
+            try store.appendEvents([makeEvent(session: session.id!, index: 0)])
+            let readOnly = try FootstepDatabase.openReadOnly(path: path)
+            #expect(try readOnly.verifyChain().isIntact)
+            let error = #expect(throws: StoreError.self) { try readOnly.renameSession(session.id!, title: "x") }
+            guard case .readOnly = error else {
+                Issue.record("expected .readOnly, got \(String(describing: error))")
+                return
+            }
+        }
+    }
+
+    @Test func fullDiskIsReportedAsDiskFull() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/small.db"
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = 40") }
+            let store = try FootstepDatabase(try DatabaseQueue(path: path, configuration: configuration), path: path)
+            let session = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
+            let error = #expect(throws: StoreError.self) {
+                for batch in 0..<1_000 {
+                    try store.appendEvents((0..<50).map { makeEvent(session: session.id!, index: batch * 50 + $0) })
+                }
+            }
+            #expect(error == .diskFull(path: path))
+            #expect(error?.description.contains("is full") == true)
+            #expect(try store.verifyChain().isIntact)  // the failed batch was rolled back as a whole
+        }
+    }
+
+    private func schemaText(_ path: String) throws -> String {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").joined(separator: "\n")
+        }
+    }
+}
