@@ -64,6 +64,20 @@ extension FootstepDatabase {
         }
     }
 
+    /// Records that retention deleted a closed file from disk. The row stays (events keep
+    /// pointing at it; reports can say the audio of that period was pruned and when) and the
+    /// file leaves ``audioFileChecksums()``.
+    public func markAudioFilePruned(_ id: Int64, at prunedAt: Date = Date()) throws(StoreError) {
+        try write { db in
+            var file = try Self.requireAudioFile(db, id)
+            guard file.closedAt != nil else {
+                throw StoreError.invalidValue("audio file \(file.path) is still open and cannot be pruned")
+            }
+            file.prunedAt = prunedAt
+            try file.update(db, columns: ["prunedAt"])
+        }
+    }
+
     /// The audio files of a session, in time order.
     public func audioFiles(session sessionId: Int64) throws(StoreError) -> [AudioFileRecord] {
         try read { db in

@@ -39,10 +39,21 @@ extension FootstepDatabase {
                     deletedAt: deletedAt, sessionId: id, sessionTitle: session.title,
                     firstEventId: run.firstId, lastEventId: run.lastId, eventCount: run.count,
                     previousHash: run.previousHash, lastHash: run.lastHash, reason: reason)
-                try tombstone.insert(db)
+                try db.execute(
+                    sql: """
+                        INSERT INTO chainDeletion (deletedAt, sessionId, sessionTitle, firstEventId, lastEventId,
+                          eventCount, previousHash, lastHash, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        deletedAt, id, session.title, run.firstId, run.lastId, run.count, run.previousHash,
+                        run.lastHash, reason,
+                    ])
+                tombstone.id = db.lastInsertedRowID
                 tombstones.append(tombstone)
             }
-            // Cascades to sessionGap, audioFile, event, levelMinute, bout.
+            // Events first (event.audioFileId is ON DELETE RESTRICT), then the session row,
+            // which cascades to sessionGap, audioFile, levelMinute and bout.
+            try db.execute(sql: "DELETE FROM event WHERE sessionId = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
             return SessionDeletion(
                 sessionId: id, audioPaths: audioPaths, clipPaths: clipPaths, eventCount: eventCount,

@@ -61,14 +61,14 @@ extension FootstepDatabase {
         }
     }
 
-    /// Closed audio files with their recorded SHA-256, in time order.
+    /// Closed audio files still on disk (not pruned) with their recorded SHA-256, in time order.
     public func audioFileChecksums() throws(StoreError) -> [FileChecksum] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, sessionId, path, sha256, bytes FROM audioFile
-                    WHERE sha256 IS NOT NULL ORDER BY startedAt, id
+                    WHERE sha256 IS NOT NULL AND prunedAt IS NULL ORDER BY startedAt, id
                     """
             ).map { row in
                 FileChecksum(

@@ -48,6 +48,7 @@ extension FootstepDatabase {
             t.column("sha256", .text)
             t.column("closedAt", .datetime)
             t.column("bytes", .integer).notNull().check { $0 >= 0 }
+            t.column("prunedAt", .datetime)
         }
         try db.create(index: "audioFile_on_sessionId_startedAt", on: "audioFile", columns: ["sessionId", "startedAt"])
 
@@ -67,7 +68,9 @@ extension FootstepDatabase {
             t.autoIncrementedPrimaryKey("id")
             // Evidence fields (hashed, see EventHasher).
             t.belongsTo("session", onDelete: .cascade).notNull()
-            t.belongsTo("audioFile", onDelete: .cascade)
+            // RESTRICT: removing an audio file row must never take evidence with it (retention
+            // marks files pruned instead; deleteSession removes events explicitly first).
+            t.belongsTo("audioFile", onDelete: .restrict)
             t.column("frameOffset", .integer).notNull()
             t.column("timestamp", .datetime).notNull()
             t.column("duration", .double).notNull()

@@ -32,13 +32,17 @@ enum SynthesisMeasure {
     static func eventPower(_ x: [Float], onsetFrame: Int, duration: Double, sampleRate: Int) -> Double {
         let span = Int((duration * Double(sampleRate)).rounded())
         let window = Int((min(0.1, duration) * Double(sampleRate)).rounded())
+        let end = min(onsetFrame + span, x.count)
+        // Prefix sums of squares over the event's span, then every window position.
+        var prefix = [Double](repeating: 0, count: end - onsetFrame + 1)
+        for i in onsetFrame..<end { prefix[i - onsetFrame + 1] = prefix[i - onsetFrame] + Double(x[i]) * Double(x[i]) }
         var best = 0.0
-        var start = onsetFrame
-        while start + window <= min(onsetFrame + span, x.count) {
-            best = max(best, meanPower(x[start..<(start + window)]))
-            start += max(1, sampleRate / 2000)  // every 0.5 ms
+        var start = 0
+        while start + window < prefix.count {
+            best = max(best, prefix[start + window] - prefix[start])
+            start += 1
         }
-        return best
+        return best / Double(window)
     }
 
     /// Fraction of the energy above `frequency`, from a radix-2 FFT of the zero-padded signal.

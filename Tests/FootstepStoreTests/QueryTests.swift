@@ -41,18 +41,20 @@ import Testing
         let store = try FootstepDatabase.inMemory()
         let s1 = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
         let s2 = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
-        try store.appendEvents((0..<200).map { makeEvent(session: $0 % 2 == 0 ? s1.id! : s2.id!, index: $0, kind: $0 % 7 == 0 ? .other : .footstep) })
+        try store.appendEvents((0..<200).map { makeEvent(session: $0 % 3 == 0 ? s1.id! : s2.id!, index: $0, kind: $0 % 7 == 0 ? .other : .footstep) })
         let all = try store.events(EventFilter(limit: 10_000)).items
         #expect(all.count == 200)
 
         let from = referenceStart.addingTimeInterval(20)
         let to = referenceStart.addingTimeInterval(80)
-        let filter = EventFilter(sessionId: s1.id!, from: from, to: to, type: .stomping, kind: .footstep, minConfidence: 0.3, limit: 10_000)
+        let filter = EventFilter(sessionId: s1.id!, from: from, to: to, type: .running, kind: .footstep, minConfidence: 0.5, limit: 10_000)
         let expected = all.filter {
-            $0.sessionId == s1.id! && $0.timestamp >= from && $0.timestamp < to && $0.type == .stomping
-                && $0.kind == .footstep && $0.confidence >= 0.3
+            $0.sessionId == s1.id! && $0.timestamp >= from && $0.timestamp < to && $0.type == .running
+                && $0.kind == .footstep && $0.confidence >= 0.5
         }
-        #expect(!expected.isEmpty)
+        #expect(expected.count == 3)
+        #expect(all.contains { $0.sessionId == s1.id! && $0.type == .running && $0.confidence < 0.5 })
+        #expect(all.contains { $0.sessionId == s1.id! && $0.type == .running && $0.kind == .other })
         #expect(try store.events(filter).items.map(\.id) == expected.map(\.id))
 
         let counts = try store.eventCountsByType(from: referenceStart, to: referenceStart.addingTimeInterval(1_000))

@@ -140,11 +140,17 @@ struct ScenarioPlanner {
         guard label == .knock else {
             return add(label, style: style, at: start, boutOffset: offset, bout: nil, limit: limit) ?? start
         }
+        let before = events.count, savedOnset = lastOnset
         var t = start, end = start
         for _ in 0..<rng.int(2...4) {
             guard let e = add(.knock, style: style, at: t, boutOffset: offset, bout: nil, limit: limit) else { break }
             end = e
             t += rng.uniform(0.16, 0.28)
+        }
+        if events.count - before < 2 {  // a knock cut to one tap by the limit is dropped
+            events.removeLast(events.count - before)
+            lastOnset = savedOnset
+            return start
         }
         return end
     }

@@ -23,14 +23,12 @@ public struct OnsetDetector: ~Copyable {
     /// The mono input of the last 4 s, for cutting event segments.
     public private(set) var history: SampleHistory
 
-    private let fftSize: Int
-    private let fft: RealFFT
-    private let window: [Float]
-    private let bands: SpectralBands
-    private var power: [Float]
-    private var bandLevels: [Double]
-    private var laggedLevels: [[Double]]  // ring of the last `lag` frames' band levels
-    private var floorLevels: [Double]
+    private var high: SpectralFluxAnalyzer
+    private var low: SpectralFluxAnalyzer
+    private var lowHistory: SampleHistory
+    private var decimationFilter: (Biquad, Biquad)
+    private let decimation: Int
+    private var decimationPhase = 0
     private var frameIndex = 0
     private var detectionHistory: RunningMedian
     private var detection = (previous: 0.0, beforePrevious: 0.0, previousThreshold: 0.0)
@@ -40,7 +38,10 @@ public struct OnsetDetector: ~Copyable {
     private var previousOnset: Int64?
     private var refinementScratch: [Float]
 
-    private static let lag = 3
+    private static let warmUpFrames = 30
+    /// The threshold is the running median plus this many times its upper
+    /// spread (tuned on synthesized scenarios; see ARCHITECTURE.md).
+    private static let spreadFactor = 7.0
     private static let endHoldFrames = 3
 
     private struct OpenEvent {
@@ -64,23 +65,43 @@ public struct OnsetDetector: ~Copyable {
 
     public init(configuration: OnsetDetectorConfiguration) throws(DSPError) {
         try configuration.validate()
-        let fft = try RealFFT(size: configuration.fftSize)
-        self.fft = fft
+        let rate = configuration.sampleRate
+        let split = 400.0
+        // Above 400 Hz: 32 ms frames at the stream rate.
+        let high = try SpectralFluxAnalyzer(
+            fftSize: configuration.fftSize, sampleRate: rate, lowest: split, highest: configuration.highestFrequency,
+            bandsPerOctave: 2, lag: 3)
+        // Below 400 Hz: 128 ms frames of a copy decimated to about 2 kHz, for
+        // the frequency resolution low thuds through a ceiling need.
+        let decimation = max(1, Int((rate / 2000).rounded()))
+        let lowRate = rate / Double(decimation)
+        var lowSize = 64
+        while Double(lowSize) < lowRate * 0.128 { lowSize *= 2 }
+        let low = try SpectralFluxAnalyzer(
+            fftSize: lowSize, sampleRate: lowRate, lowest: configuration.lowestFrequency, highest: split,
+            bandsPerOctave: 3, lag: 6)
+        self.high = high
+        self.low = low
+        self.decimation = decimation
+        decimationFilter = Self.decimationLowPass(cutoff: min(450, lowRate * 0.4), sampleRate: rate)
+        lowHistory = SampleHistory(minimumCapacity: lowSize * 2)
         self.configuration = configuration
         hopFrames = configuration.hopFrames
-        fftSize = configuration.fftSize
-        window = Window.hann(fftSize)
-        bands = SpectralBands(
-            fftSize: fftSize, sampleRate: configuration.sampleRate, lowest: configuration.lowestFrequency,
-            highest: configuration.highestFrequency)
-        power = [Float](repeating: 0, count: fftSize / 2 + 1)
-        bandLevels = [Double](repeating: -200, count: bands.count)
-        laggedLevels = [[Double]](repeating: [Double](repeating: -200, count: bands.count), count: Self.lag)
-        floorLevels = [Double](repeating: -200, count: bands.count)
         detectionHistory = RunningMedian(window: 150)
-        recentLevels = [BlockLevels](repeating: BlockLevels(lafMax: -200, lcfMax: -200, lasMax: -200, aWeightedEnergy: 0, peak: 0), count: 16)
-        history = SampleHistory(minimumCapacity: Int(configuration.sampleRate * 4))
-        refinementScratch = [Float](repeating: 0, count: Int(configuration.sampleRate * 0.25))
+        recentLevels = [BlockLevels](repeating: BlockLevels(), count: 16)
+        history = SampleHistory(minimumCapacity: Int(rate * 4))
+        refinementScratch = [Float](repeating: 0, count: Int(rate * 0.25))
+    }
+
+    /// A 4th-order Butterworth low-pass as two biquads (RBJ cookbook).
+    private static func decimationLowPass(cutoff: Double, sampleRate: Double) -> (Biquad, Biquad) {
+        func section(q: Double) -> Biquad {
+            let w0 = 2 * Double.pi * cutoff / sampleRate
+            let alpha = sin(w0) / (2 * q)
+            let c = cos(w0)
+            return Biquad(BiquadCoefficients(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha))
+        }
+        return (section(q: 0.541_196_1), section(q: 1.306_563))
     }
 
     /// Analyses one hop of exactly `hopFrames` mono samples together with the
@@ -90,6 +111,7 @@ public struct OnsetDetector: ~Copyable {
         var ended = EndedEvents()
         precondition(hop.count == hopFrames, "OnsetDetector.process needs hops of exactly \(hopFrames) frames")
         history.append(hop)
+        decimate(hop)
         recentLevels[frameIndex % recentLevels.count] = levels
         trackBackgroundLevel(levels.lafMax)
         let value = detectionFunction()
@@ -98,7 +120,7 @@ public struct OnsetDetector: ~Copyable {
 
         // A local maximum one frame ago, above its threshold, is an onset.
         if detection.previous > detection.previousThreshold, detection.previous >= detection.beforePrevious,
-            detection.previous > value, frameIndex > Self.lag + 2
+            detection.previous > value, frameIndex > Self.warmUpFrames
         {
             onsetFound(strength: detection.previous / detection.previousThreshold, ended: &ended)
         }
@@ -121,39 +143,22 @@ public struct OnsetDetector: ~Copyable {
     // MARK: - Detection function
 
     private mutating func detectionFunction() -> Double {
-        let start = history.endFrame - Int64(fftSize)
-        let input = fft.input
-        for i in 0..<fftSize {
-            input[i] = history[start + Int64(i)] * window[i]
-        }
-        fft.forward()
-        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
+        let fine = high.analyse(history)
+        let coarse = low.analyse(lowHistory)
+        currentExcess = fine.excess + coarse.excess
+        return fine.flux + coarse.flux
+    }
 
-        let lagged = frameIndex % Self.lag
-        var sum = 0.0
-        var excess = 0.0
-        for b in 0..<bands.count {
-            var energy: Float = 1e-20
-            for k in bands.lowerBins[b]..<bands.upperBins[b] { energy += power[k] }
-            let level = 10 * log10(Double(energy))
-            let reference = max(floorLevels[b], laggedLevels[lagged][b])
-            if level > reference { sum += (level - reference) * bands.inverseDeviations[b] }
-            if level > floorLevels[b] { excess += (level - floorLevels[b]) * bands.inverseDeviations[b] }
-            laggedLevels[lagged][b] = level
-            bandLevels[b] = level
-            // Noise floor: falls fast, rises slowly and by bounded steps, so
-            // impacts barely move it while a louder room is followed in seconds.
-            let difference = level - floorLevels[b]
-            if floorLevels[b] <= -199 {
-                floorLevels[b] = level
-            } else if difference < 0 {
-                floorLevels[b] += 0.04 * difference
-            } else {
-                floorLevels[b] += 0.004 * min(difference, 10)
+    private mutating func decimate(_ hop: UnsafeBufferPointer<Float>) {
+        // Appends one filtered sample in `decimation` to the low-rate history.
+        for sample in hop {
+            let filtered = decimationFilter.1.process(decimationFilter.0.process(sample))
+            decimationPhase += 1
+            if decimationPhase == decimation {
+                decimationPhase = 0
+                lowHistory.append(filtered)
             }
         }
-        currentExcess = excess
-        return sum
     }
 
     private var currentExcess = 0.0
@@ -161,9 +166,8 @@ public struct OnsetDetector: ~Copyable {
     private func adaptiveThreshold() -> Double {
         let median = detectionHistory.quantile(0.5)
         let upper = detectionHistory.quantile(0.75)
-        let spread = max(upper - median, 0.5)
-        let noiseScale = 0.45 * Double(bands.count)  // expected value in stationary noise
-        return max(median + 4 * configuration.threshold * spread, configuration.threshold * noiseScale * 1.2, 3)
+        let spread = max(upper - median, 1)
+        return configuration.threshold * max(median + Self.spreadFactor * spread, 2 * Double(high.bandCount + low.bandCount))
     }
 
     private mutating func trackBackgroundLevel(_ laf: Double) {
@@ -210,7 +214,7 @@ public struct OnsetDetector: ~Copyable {
     private mutating func updateOpenEvent(levels: BlockLevels, ended: inout EndedEvents) {
         guard var event = openEvent else { return }
         event.include(levels)
-        let quiet = currentExcess < 0.25 * Double(bands.count) + 2
+        let quiet = currentExcess < 2 * Double(high.bandCount + low.bandCount)
         event.quietFrames = quiet ? event.quietFrames + 1 : 0
         let duration = Double(history.endFrame - event.onsetFrame) / configuration.sampleRate
         if event.quietFrames >= Self.endHoldFrames || duration >= configuration.maximumEventDuration {
@@ -239,7 +243,7 @@ public struct OnsetDetector: ~Copyable {
     /// 120 ms, the first 2 ms block whose energy rises a fifth of the way from
     /// the preceding background to the peak. Falls back to the frame estimate.
     private mutating func refinedOnset() -> Int64 {
-        let frameEstimate = history.endFrame - Int64(fftSize / 2) - Int64(hopFrames)
+        let frameEstimate = history.endFrame - Int64(high.fftSize / 2) - Int64(hopFrames)
         let block = max(8, Int(configuration.sampleRate * 0.002))
         let searchFrames = Int(configuration.sampleRate * 0.09)
         let baselineFrames = Int(configuration.sampleRate * 0.1)

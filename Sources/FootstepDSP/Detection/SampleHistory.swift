@@ -33,6 +33,12 @@ public struct SampleHistory: ~Copyable {
         endFrame += Int64(samples.count)
     }
 
+    /// Appends one sample.
+    public mutating func append(_ sample: Float) {
+        storage[Int(endFrame & Int64(mask))] = sample
+        endFrame += 1
+    }
+
     /// Copies frames `[from, from + output.count)` into `output`; frames not
     /// (or no longer) in the history are zero.
     public func copy(from: Int64, into output: UnsafeMutableBufferPointer<Float>) {

@@ -58,11 +58,11 @@ public enum EventHasher {
         precondition(values.count == hashedColumns.count, "one value per hashed column")
         var text = formatTag
         text.reserveCapacity(512)
-        for (name, value) in zip(hashedColumns, values) {
+        for index in hashedColumns.indices {
             text += "\n"
-            text += name
+            text += hashedColumns[index]
             text += "="
-            text += render(value)
+            text += render(values[index])
         }
         text += "\npreviousHash="
         text += previousHash
@@ -114,18 +114,22 @@ public enum EventHasher {
 
     /// Lower-case hex of any byte sequence.
     static func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
         for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0x0f))
         }
         return String(decoding: out, as: UTF8.self)
     }
 
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 48 + nibble : 87 + nibble
+    }
+
     /// Hex of a SHA-256 digest.
     static func hexString(_ digest: SHA256.Digest) -> String {
-        hexString(Array(digest))
+        digest.withUnsafeBytes { hexString($0) }
     }
 }

@@ -30,12 +30,14 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
     public var closedAt: Date?
     /// Size of the file in bytes (final once closed).
     public var bytes: Int64
+    /// When retention deleted the file from disk (the row and its checksum are kept).
+    public var prunedAt: Date?
 
     /// Creates an audio file value.
     public init(
         id: Int64? = nil, sessionId: Int64, path: String, startedAt: Date, startFrame: Int64,
         frames: Int64 = 0, sampleRate: Int, channels: Int = 1, format: AudioFormat,
-        sha256: String? = nil, closedAt: Date? = nil, bytes: Int64 = 0
+        sha256: String? = nil, closedAt: Date? = nil, bytes: Int64 = 0, prunedAt: Date? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -49,6 +51,7 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
         self.sha256 = sha256
         self.closedAt = closedAt
         self.bytes = bytes
+        self.prunedAt = prunedAt
     }
 
     /// Wall-clock time just after the last written frame.

@@ -31,11 +31,8 @@ public struct ChainDeletionRecord: Codable, Sendable, Hashable, Identifiable {
     public var reason: String
 }
 
-extension ChainDeletionRecord: FetchableRecord, MutablePersistableRecord {
+// Not PersistableRecord: tombstones are written only by deleteSession.
+extension ChainDeletionRecord: FetchableRecord, TableRecord {
     /// The table name, `chainDeletion`.
     public static let databaseTableName = "chainDeletion"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }

@@ -55,7 +55,9 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var previousHash: String
 }
 
-extension EventRecord: FetchableRecord, MutablePersistableRecord {
+// Deliberately not PersistableRecord: events enter only through appendEvents, which
+// keeps the hash chain; the type system forbids inserting or updating one directly.
+extension EventRecord: FetchableRecord, TableRecord {
     /// The table name, `event`.
     public static let databaseTableName = "event"
 
@@ -74,9 +76,5 @@ extension EventRecord: FetchableRecord, MutablePersistableRecord {
         public static let clipSha256 = Column("clipSha256")
         public static let hash = Column("hash")
         public static let previousHash = Column("previousHash")
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }

@@ -15,25 +15,3 @@ public struct TimeCursor: Sendable, Hashable, Codable {
         self.id = id
     }
 }
-
-/// Sort direction of a time-ordered list.
-public enum TimeOrder: String, Sendable, Hashable, Codable {
-    /// Oldest first.
-    case ascending
-    /// Newest first.
-    case descending
-}
-
-/// One page of a time-ordered list.
-public struct Page<Element: Sendable & Hashable>: Sendable, Hashable {
-    /// The rows, in the requested order.
-    public var items: [Element]
-    /// Cursor for the next page; nil when this page is the last.
-    public var nextCursor: TimeCursor?
-
-    /// Creates a page.
-    public init(items: [Element], nextCursor: TimeCursor?) {
-        self.items = items
-        self.nextCursor = nextCursor
-    }
-}
