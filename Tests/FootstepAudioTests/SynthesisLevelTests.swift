@@ -31,7 +31,9 @@ struct SynthesisLevelTests {
                 #expect(abs(e.snrDB - snr) <= scenario.snrSpreadDB + 1e-9)
             }
             // Silence just before the onset: nothing of this event starts early.
-            if onset > 16, !events.groundTruth.contains(where: { $0.onset < e.onset && $0.onset + $0.duration + 1.5 > e.onset }) {
+            if onset > 16,
+                !events.groundTruth.contains(where: { $0.onset < e.onset && $0.onset + $0.duration + 1.5 > e.onset })
+            {
                 #expect(SynthesisMeasure.meanPower(eventSamples[(onset - 16)..<onset]) < power * 1e-4)
             }
         }
@@ -44,7 +46,8 @@ struct SynthesisLevelTests {
     @Test(arguments: SynthesisLabel.allCases)
     func singleEventsHaveTheirOnsetAndLevel(label: SynthesisLabel) {
         for seed in UInt64(0)..<5 {
-            let e = FootstepSynthesizer.synthesizeEvent(label, seed: seed, sampleRate: 16000, levelDBFS: -32, padding: 0.25)
+            let e = FootstepSynthesizer.synthesizeEvent(
+                label, seed: seed, sampleRate: 16000, levelDBFS: -32, padding: 0.25)
             #expect(e.onsetFrame == 4000 && e.groundTruth.onset == 0.25)
             #expect(e.samples[0..<e.onsetFrame].allSatisfy { $0 == 0 })
             #expect(e.samples.suffix(4000).allSatisfy { $0 == 0 })
@@ -61,7 +64,8 @@ struct SynthesisLevelTests {
     /// Through a ceiling, the share of energy above 1 kHz is at least 20 dB lower than direct.
     @Test(arguments: SynthesisLabel.footsteps, FloorType.allCases)
     func ceilingRemovesHighFrequencies(label: SynthesisLabel, floor: FloorType) {
-        var direct = 0.0, ceiling = 0.0
+        var direct = 0.0
+        var ceiling = 0.0
         for seed in UInt64(0)..<6 {
             let a = FootstepSynthesizer.renderEvent(label, seed: seed, ceiling: false, floor: floor)
             let b = FootstepSynthesizer.renderEvent(label, seed: seed, ceiling: true, floor: floor)
@@ -89,7 +93,8 @@ struct SynthesisLevelTests {
         scenario.duration = 60
         let clock = ContinuousClock()
         let elapsed = try clock.measure { _ = try SynthesisMeasure.readAll(SyntheticSource(scenario: scenario)) }
-        let speed = scenario.duration / (Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+        let speed =
+            scenario.duration / (Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
         print("synthesizer: mixed at 16 kHz renders \(Int(speed))x real time")
         #expect(speed > 15)  // lenient: shared CI cores; about 100x in a quiet debug build
     }

@@ -52,7 +52,8 @@ enum SynthesisMeasure {
         var re = x.map(Double.init) + [Double](repeating: 0, count: n - x.count)
         var im = [Double](repeating: 0, count: n)
         fft(&re, &im)
-        var above = 0.0, total = 0.0
+        var above = 0.0
+        var total = 0.0
         for k in 1..<(n / 2) {
             let e = re[k] * re[k] + im[k] * im[k]
             total += e
@@ -81,9 +82,12 @@ enum SynthesisMeasure {
             let angle = -2 * Double.pi / Double(length)
             for start in stride(from: 0, to: n, by: length) {
                 for k in 0..<(length / 2) {
-                    let wr = cos(angle * Double(k)), wi = sin(angle * Double(k))
-                    let a = start + k, b = a + length / 2
-                    let tr = re[b] * wr - im[b] * wi, ti = re[b] * wi + im[b] * wr
+                    let wr = cos(angle * Double(k))
+                    let wi = sin(angle * Double(k))
+                    let a = start + k
+                    let b = a + length / 2
+                    let tr = re[b] * wr - im[b] * wi
+                    let ti = re[b] * wi + im[b] * wr
                     re[b] = re[a] - tr
                     im[b] = im[a] - ti
                     re[a] += tr

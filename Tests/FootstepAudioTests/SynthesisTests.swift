@@ -17,7 +17,8 @@ struct SynthesisTests {
         stereo.sampleRate = 22050
         for scenario in [Self.scenario(.mixed, duration: 20), stereo] {
             let reference = try SynthesisMeasure.readAll(SyntheticSource(scenario: scenario), blockSizes: [4096])
-            let odd = try SynthesisMeasure.readAll(SyntheticSource(scenario: scenario), blockSizes: [1, 7, 333, 1024, 5000, 2])
+            let odd = try SynthesisMeasure.readAll(
+                SyntheticSource(scenario: scenario), blockSizes: [1, 7, 333, 1024, 5000, 2])
             #expect(reference.count == scenario.frameCount * scenario.channels)
             #expect(reference == odd)
         }
@@ -76,7 +77,8 @@ struct SynthesisTests {
             #expect(steps.contains(bout.count), "bout of \(bout.count)")
             for (a, b) in zip(bout, bout.dropFirst()) {
                 let interval = b.onset - a.onset
-                let lowest = 1 / cadence.upperBound * 0.92 - 0.001, highest = 1 / cadence.lowerBound * 1.08 + 0.001
+                let lowest = 1 / cadence.upperBound * 0.92 - 0.001
+                let highest = 1 / cadence.lowerBound * 1.08 + 0.001
                 #expect((lowest...highest).contains(interval), "interval \(interval)")
             }
         }
@@ -89,7 +91,8 @@ struct SynthesisTests {
         }
         for e in truth {
             #expect(e.onset >= 0 && e.onset + e.duration <= scenario.duration + 1e-9)
-            #expect(abs(e.onset * Double(scenario.sampleRate) - (e.onset * Double(scenario.sampleRate)).rounded()) < 1e-6)
+            #expect(
+                abs(e.onset * Double(scenario.sampleRate) - (e.onset * Double(scenario.sampleRate)).rounded()) < 1e-6)
             #expect(e.duration > 0.02 && e.duration < 5)
             #expect(abs(e.levelDBFS - (scenario.backgroundLevelDBFS + e.snrDB)) < 1e-9)
         }
@@ -158,19 +161,23 @@ struct SynthesisTests {
         #expect(back.count == truth.count)
         for (a, b) in zip(truth, back) {
             #expect(abs(a.onset - b.onset) <= 0.0005 && abs(a.snrDB - b.snrDB) <= 0.005)
-            #expect(a.label == b.label && a.kind == b.kind && a.footstepType == b.footstepType && a.boutIndex == b.boutIndex)
+            #expect(
+                a.label == b.label && a.kind == b.kind && a.footstepType == b.footstepType && a.boutIndex == b.boutIndex
+            )
         }
         #expect(throws: AudioSourceError.self) { try GroundTruthCSV.read("onset,x\n1,2\n") }
     }
 
     @Test func scenarioSpecsParseAndBadValuesAreNamed() throws {
         let s = try SynthesisScenario(
-            parsing: "night:seed=7,duration=28800,snr=12,ceiling=off,floor=concrete,rate=48000,channels=2,bg=pink+hum60@-10")
+            parsing:
+                "night:seed=7,duration=28800,snr=12,ceiling=off,floor=concrete,rate=48000,channels=2,bg=pink+hum60@-10")
         #expect(s.name == .night && s.seed == 7 && s.duration == 28800 && s.snrDB == 12 && !s.ceiling)
         #expect(s.floor == .concreteSlab && s.sampleRate == 48000 && s.channels == 2)
         #expect(s.backgrounds == [BackgroundLayer(.pink), BackgroundLayer(.hum60, relativeLevelDB: -10)])
         #expect(try SynthesisScenario(parsing: "walking:bg=none").backgrounds.isEmpty)
-        for bad in ["jogging", "walking:rate=4000", "walking:channels=3", "walking:floor=carpet", "walking:colour=red"] {
+        for bad in ["jogging", "walking:rate=4000", "walking:channels=3", "walking:floor=carpet", "walking:colour=red"]
+        {
             #expect(throws: AudioSourceError.self, "\(bad)") { try SynthesisScenario(parsing: bad) }
         }
     }

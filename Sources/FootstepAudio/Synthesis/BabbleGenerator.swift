@@ -69,7 +69,9 @@ final class BabbleGenerator: BackgroundGenerator {
         let consonantSamples = 0.04 * sampleRate
         for index in voices.indices {
             var v = voices[index]
-            var a = v.formants[0], b = v.formants[1], c = v.formants[2]
+            var a = v.formants[0]
+            var b = v.formants[1]
+            var c = v.formants[2]
             for i in 0..<count {
                 if v.pauseLeft > 0 {
                     v.pauseLeft -= 1

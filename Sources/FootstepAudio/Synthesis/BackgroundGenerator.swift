@@ -35,7 +35,9 @@ final class HumGenerator: BackgroundGenerator {
     init(frequency: Double, seed: UInt64, sampleRate: Double) {
         var rng = SynthRandom(seed: seed)
         let harmonics = [1.0, 2, 3, 5, 7].filter { $0 * frequency < 0.45 * sampleRate }
-        let strengths = [1.0, rng.uniform(0.2, 0.6), rng.uniform(0.3, 0.8), rng.uniform(0.1, 0.4), rng.uniform(0.05, 0.25)]
+        let strengths = [
+            1.0, rng.uniform(0.2, 0.6), rng.uniform(0.3, 0.8), rng.uniform(0.1, 0.4), rng.uniform(0.05, 0.25),
+        ]
         harmonicCount = harmonics.count
         state = .allocate(capacity: 5 * harmonics.count)
         for (h, harmonic) in harmonics.enumerated() {
@@ -51,15 +53,19 @@ final class HumGenerator: BackgroundGenerator {
     deinit { state.deallocate() }
 
     func add(into out: UnsafeMutablePointer<Float>, count: Int, gain: Float) {
-        let k = harmonicCount, p = state
-        var wRe = wobbleRe, wIm = wobbleIm, since = sinceNormalise
+        let k = harmonicCount
+        let p = state
+        var wRe = wobbleRe
+        var wIm = wobbleIm
+        var since = sinceNormalise
         var i = 0
         while i < count {
             var s = 0.0
             var h = 0
             while h < k {
                 let q = p + 5 * h
-                let r = q[0], m = q[1]
+                let r = q[0]
+                let m = q[1]
                 q[0] = r * q[2] - m * q[3]
                 q[1] = r * q[3] + m * q[2]
                 s += q[4] * m
@@ -99,7 +105,13 @@ final class PinkNoiseGenerator: BackgroundGenerator {
 
     func add(into out: UnsafeMutablePointer<Float>, count: Int, gain: Float) {
         var rng = self.rng
-        var b0 = self.b0, b1 = self.b1, b2 = self.b2, b3 = self.b3, b4 = self.b4, b5 = self.b5, b6 = self.b6
+        var b0 = self.b0
+        var b1 = self.b1
+        var b2 = self.b2
+        var b3 = self.b3
+        var b4 = self.b4
+        var b5 = self.b5
+        var b6 = self.b6
         defer {
             self.rng = rng
             (self.b0, self.b1, self.b2, self.b3, self.b4, self.b5, self.b6) = (b0, b1, b2, b3, b4, b5, b6)
@@ -131,7 +143,8 @@ final class BrownNoiseGenerator: BackgroundGenerator {
     }
 
     func add(into out: UnsafeMutablePointer<Float>, count: Int, gain: Float) {
-        var rng = self.rng, y = self.y
+        var rng = self.rng
+        var y = self.y
         defer { (self.rng, self.y) = (rng, y) }
         for i in 0..<count {
             y = leak * y + Double(rng.noise()) * 0.05

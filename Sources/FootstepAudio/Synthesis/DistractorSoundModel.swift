@@ -14,7 +14,8 @@ enum DistractorSoundModel {
         ]
         let boom = [
             SoundMode(frequency: shared.uniform(40, 70), tau: rng.uniform(0.25, 0.6), amplitude: rng.uniform(0.5, 0.9)),
-            SoundMode(frequency: shared.uniform(75, 120), tau: rng.uniform(0.15, 0.4), amplitude: rng.uniform(0.3, 0.6)),
+            SoundMode(
+                frequency: shared.uniform(75, 120), tau: rng.uniform(0.15, 0.4), amplitude: rng.uniform(0.3, 0.6)),
         ]
         var parts: [SoundComponent] = [
             .modes(start: 0, attack: 0.0008, modes: panel),
@@ -32,7 +33,8 @@ enum DistractorSoundModel {
                 .modes(
                     start: t, attack: 0.0002,
                     modes: [
-                        SoundMode(frequency: rattleFrequency * rng.uniform(0.97, 1.03), tau: 0.01, amplitude: amplitude),
+                        SoundMode(
+                            frequency: rattleFrequency * rng.uniform(0.97, 1.03), tau: 0.01, amplitude: amplitude),
                         SoundMode(frequency: rattleFrequency * 1.6, tau: 0.006, amplitude: amplitude * 0.5),
                     ]))
             amplitude *= rng.uniform(0.7, 0.95)
@@ -71,16 +73,24 @@ enum DistractorSoundModel {
             SoundMode(frequency: base * r, tau: tau / (1 + Double(i)), amplitude: 1 / (1 + Double(i)))
         }
         let floorModes = [
-            SoundMode(frequency: shared.uniform(60, 120), tau: rng.uniform(0.02, 0.05), amplitude: rng.uniform(0.3, 0.9))
+            SoundMode(
+                frequency: shared.uniform(60, 120), tau: rng.uniform(0.02, 0.05), amplitude: rng.uniform(0.3, 0.9))
         ]
         let restitution = rng.uniform(0.4, 0.7)
         var interval = rng.uniform(0.08, 0.25)
-        var t = 0.0, amplitude = 1.0
+        var t = 0.0
+        var amplitude = 1.0
         var parts: [SoundComponent] = []
         while amplitude > 0.03, parts.count < 40 {
-            parts.append(.modes(start: t, attack: 0.0003, modes: objectModes.map {
-                SoundMode(frequency: $0.frequency, tau: $0.tau, amplitude: $0.amplitude * amplitude * 0.5)
-            } + floorModes.map { SoundMode(frequency: $0.frequency, tau: $0.tau, amplitude: $0.amplitude * amplitude) }))
+            parts.append(
+                .modes(
+                    start: t, attack: 0.0003,
+                    modes: objectModes.map {
+                        SoundMode(frequency: $0.frequency, tau: $0.tau, amplitude: $0.amplitude * amplitude * 0.5)
+                    }
+                        + floorModes.map {
+                            SoundMode(frequency: $0.frequency, tau: $0.tau, amplitude: $0.amplitude * amplitude)
+                        }))
             parts.append(
                 .noise(
                     start: t, attack: 0.0001, hold: 0, tau: 0.002, low: 500, high: 7000, amplitude: 0.4 * amplitude,

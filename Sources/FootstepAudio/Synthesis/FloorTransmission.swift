@@ -93,7 +93,8 @@ struct FloorTransmission {
                         // Each resonance on a copy of the input, accumulated with its gain.
                         var f = filters[r]
                         let g = gains[r]
-                        var s1 = f.z1, s2 = f.z2
+                        var s1 = f.z1
+                        var s2 = f.z2
                         let (b0, b1, b2, a1, a2) = (f.b0, f.b1, f.b2, f.a1, f.a2)
                         for i in 0..<n {
                             let input = Double(x[i])
@@ -109,7 +110,8 @@ struct FloorTransmission {
                 }
             }
             let f = cutoff * rng.uniform(0.9, 1.1)
-            var lp1 = SynthBiquad.lowpass(f, sampleRate: sampleRate), lp2 = lp1
+            var lp1 = SynthBiquad.lowpass(f, sampleRate: sampleRate)
+            var lp2 = lp1
             lp1.process(x, count: n)
             lp2.process(x, count: n)
             flanking.withUnsafeBufferPointer { f in

@@ -106,8 +106,10 @@ enum FootstepSoundModel {
         let body = [
             SoundMode(frequency: f1, tau: rng.uniform(0.08, 0.22), amplitude: rng.uniform(0.9, 1.3)),
             SoundMode(frequency: shared.uniform(55, 85), tau: rng.uniform(0.05, 0.14), amplitude: rng.uniform(0.6, 1)),
-            SoundMode(frequency: shared.uniform(85, 125), tau: rng.uniform(0.03, 0.09), amplitude: rng.uniform(0.3, 0.7)),
-            SoundMode(frequency: shared.uniform(150, 300), tau: rng.uniform(0.015, 0.04), amplitude: rng.uniform(0.15, 0.4)),
+            SoundMode(
+                frequency: shared.uniform(85, 125), tau: rng.uniform(0.03, 0.09), amplitude: rng.uniform(0.3, 0.7)),
+            SoundMode(
+                frequency: shared.uniform(150, 300), tau: rng.uniform(0.015, 0.04), amplitude: rng.uniform(0.15, 0.4)),
         ]
         var parts: [SoundComponent] = [
             .modes(start: 0, attack: rng.uniform(0.002, 0.006), modes: body),
@@ -121,8 +123,11 @@ enum FootstepSoundModel {
                 parts.append(
                     .modes(
                         start: rng.uniform(0.02, 0.12), attack: 0.0003,
-                        modes: [SoundMode(frequency: rng.uniform(1000, 4000), tau: rng.uniform(0.005, 0.015),
-                                          amplitude: rng.uniform(0.04, 0.12))]))
+                        modes: [
+                            SoundMode(
+                                frequency: rng.uniform(1000, 4000), tau: rng.uniform(0.005, 0.015),
+                                amplitude: rng.uniform(0.04, 0.12))
+                        ]))
             }
         }
         return parts

@@ -1,5 +1,5 @@
-import Foundation
 import FootstepCore
+import Foundation
 
 /// One synthesized event as it truly happened, for scoring the detector and
 /// classifier against a `SyntheticSource`.

@@ -34,8 +34,12 @@ final class MusicGenerator: BackgroundGenerator {
     func add(into out: UnsafeMutablePointer<Float>, count: Int, gain: Float) {
         let twoPi = 2 * Double.pi
         let hatCoefficient = 1 - exp(-twoPi * min(5000, 0.45 * sampleRate) / sampleRate)
-        var rng = self.rng, n = self.n, bassPhase = self.bassPhase, chordPhases = self.chordPhases
-        var kickPhase = self.kickPhase, hatLow = self.hatLow
+        var rng = self.rng
+        var n = self.n
+        var bassPhase = self.bassPhase
+        var chordPhases = self.chordPhases
+        var kickPhase = self.kickPhase
+        var hatLow = self.hatLow
         for i in 0..<count {
             let t = Double(n) / sampleRate
             let beatIndex = Int(t / beat)

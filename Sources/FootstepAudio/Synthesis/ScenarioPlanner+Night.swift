@@ -1,6 +1,7 @@
 extension ScenarioPlanner {
     private enum Activity {
-        case bathroomTrip, childRunning, stomping, distractor(SynthesisLabel)
+        case bathroomTrip, childRunning, stomping
+        case distractor(SynthesisLabel)
     }
 
     /// A night upstairs, for any duration: the stream is cut into equal slots after
@@ -54,7 +55,8 @@ extension ScenarioPlanner {
                 t = footsteps(.running, style: style, start: t, limit: limit) + rng.uniform(1, 5)
                 if rng.chance(0.3) {  // jumping off the bed
                     let jump = SoundStyle.random(for: .stomping, rng: &rng, child: true)
-                    t = add(.stomping, style: jump, at: t, boutOffset: boutOffset(), bout: nil, limit: limit)
+                    t =
+                        add(.stomping, style: jump, at: t, boutOffset: boutOffset(), bout: nil, limit: limit)
                         .map { $0 + rng.uniform(1, 3) } ?? t
                 }
             }
@@ -65,7 +67,7 @@ extension ScenarioPlanner {
                 t = footsteps(.stomping, style: style, start: t, limit: limit) + rng.uniform(2, 10)
             }
             if rng.chance(0.3) { _ = distractor(.doorSlam, start: t, limit: limit) }
-        case let .distractor(label):
+        case .distractor(let label):
             _ = distractor(label, start: start, limit: limit)
         }
     }

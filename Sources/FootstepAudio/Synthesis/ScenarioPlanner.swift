@@ -117,8 +117,10 @@ struct ScenarioPlanner {
         }
         let rate = rng.uniform(cadence.lowerBound, cadence.upperBound)
         let count = rng.int(steps)
-        let before = events.count, savedOnset = lastOnset
-        var t = start, end = start
+        let before = events.count
+        let savedOnset = lastOnset
+        var t = start
+        var end = start
         for _ in 0..<count {
             guard let e = add(label, style: style, at: t, boutOffset: offset, bout: bouts, limit: limit) else { break }
             end = e
@@ -140,8 +142,10 @@ struct ScenarioPlanner {
         guard label == .knock else {
             return add(label, style: style, at: start, boutOffset: offset, bout: nil, limit: limit) ?? start
         }
-        let before = events.count, savedOnset = lastOnset
-        var t = start, end = start
+        let before = events.count
+        let savedOnset = lastOnset
+        var t = start
+        var end = start
         for _ in 0..<rng.int(2...4) {
             guard let e = add(.knock, style: style, at: t, boutOffset: offset, bout: nil, limit: limit) else { break }
             end = e

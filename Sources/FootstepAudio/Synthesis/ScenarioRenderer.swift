@@ -24,7 +24,8 @@ final class ScenarioRenderer {
     private(set) var position = 0
     private(set) var limitedEventCount = 0
 
-    init(scenario: SynthesisScenario, planned: [PlannedEvent], transmission: FloorTransmission, layers: SynthesisLayers) {
+    init(scenario: SynthesisScenario, planned: [PlannedEvent], transmission: FloorTransmission, layers: SynthesisLayers)
+    {
         sampleRate = Double(scenario.sampleRate)
         totalFrames = scenario.frameCount
         self.planned = planned
@@ -59,7 +60,8 @@ final class ScenarioRenderer {
                 nextEvent += 1
             }
             for s in sounding {
-                let from = max(s.start, position), to = min(s.start + s.samples.count, end)
+                let from = max(s.start, position)
+                let to = min(s.start + s.samples.count, end)
                 guard from < to else { continue }
                 s.samples.withUnsafeBufferPointer { p in
                     for f in from..<to { out[f - position] += p[f - s.start] }

@@ -31,8 +31,8 @@ enum SoundComponent {
 
     var start: Double {
         switch self {
-        case let .modes(start, _, _), let .noise(start, _, _, _, _, _, _, _), let .tone(start, _, _, _, _, _, _, _),
-            let .scrape(start, _, _, _, _, _, _):
+        case .modes(let start, _, _), .noise(let start, _, _, _, _, _, _, _), .tone(let start, _, _, _, _, _, _, _),
+            .scrape(let start, _, _, _, _, _, _):
             start
         }
     }
@@ -41,13 +41,13 @@ enum SoundComponent {
     func length(decades: Double) -> Double {
         let k = log(10) * decades
         switch self {
-        case let .modes(_, attack, modes):
+        case .modes(_, let attack, let modes):
             return 3 * attack + k * (modes.map(\.tau).max() ?? 0)
-        case let .noise(_, attack, hold, tau, _, _, _, _):
+        case .noise(_, let attack, let hold, let tau, _, _, _, _):
             return attack + hold + k * tau
-        case let .tone(_, attack, length, release, _, _, _, _):
+        case .tone(_, let attack, let length, let release, _, _, _, _):
             return attack + length + release
-        case let .scrape(_, _, length, _, _, _, _):
+        case .scrape(_, _, let length, _, _, _, _):
             return length
         }
     }
@@ -80,21 +80,22 @@ struct SoundRecipe {
                 let room = out.count - n0
                 let base = out.baseAddress! + n0
                 switch component {
-                case let .modes(_, attack, modes):
+                case .modes(_, let attack, let modes):
                     for mode in modes {
                         Self.addMode(mode, attack: attack, into: base, count: room, sampleRate: sampleRate)
                     }
-                case let .noise(_, attack, hold, tau, low, high, amplitude, roughness):
+                case .noise(_, let attack, let hold, let tau, let low, let high, let amplitude, let roughness):
                     let n = min(room, Int(component.length(decades: 3) * sampleRate) + 1)
                     Self.addNoise(
                         into: base, count: n, sampleRate: sampleRate, attack: attack, hold: hold, tau: tau, low: low,
                         high: high, amplitude: amplitude, roughness: roughness, rng: &rng)
-                case let .tone(_, attack, length, release, frequency, harmonics, amplitude, glide):
+                case .tone(
+                    _, let attack, let length, let release, let frequency, let harmonics, let amplitude, let glide):
                     Self.addTone(
                         into: base, count: room, sampleRate: sampleRate, attack: attack, length: length,
                         release: release, frequency: frequency, harmonics: harmonics, amplitude: amplitude,
                         glide: glide)
-                case let .scrape(_, attack, length, rateStart, rateEnd, center, amplitude):
+                case .scrape(_, let attack, let length, let rateStart, let rateEnd, let center, let amplitude):
                     Self.addScrape(
                         into: base, count: room, sampleRate: sampleRate, attack: attack, length: length,
                         rateStart: rateStart, rateEnd: rateEnd, center: center, amplitude: amplitude, rng: &rng)
@@ -110,8 +111,10 @@ struct SoundRecipe {
         let n = min(count, Int(log(1000) * mode.tau * sampleRate) + 1)
         let w = 2 * Double.pi * mode.frequency / sampleRate
         let r = exp(-1 / (mode.tau * sampleRate))
-        let rc = r * cos(w), rs = r * sin(w)
-        var re = 1.0, im = 0.0  // A r^n e^{i w n}; the output is its imaginary part
+        let rc = r * cos(w)
+        let rs = r * sin(w)
+        var re = 1.0
+        var im = 0.0  // A r^n e^{i w n}; the output is its imaginary part
         let ka = attack > 0 ? exp(-1 / (attack * sampleRate)) : 0
         var rest = 1.0  // 1 - attack envelope
         for i in 0..<n {
@@ -129,7 +132,8 @@ struct SoundRecipe {
     ) {
         let burst = UnsafeMutablePointer<Float>.allocate(capacity: n)
         defer { burst.deallocate() }
-        let a = Int(attack * sampleRate), h = Int(hold * sampleRate)
+        let a = Int(attack * sampleRate)
+        let h = Int(hold * sampleRate)
         let decay = exp(-1 / (max(tau, 1e-4) * sampleRate))
         var env = 1.0
         var grain = SynthOnePole(cutoff: 35, sampleRate: sampleRate)
@@ -149,8 +153,10 @@ struct SoundRecipe {
             burst[i] = Float(amplitude * shape * mod) * rng.noise()
         }
         // 4th-order band-pass; 1.7 restores roughly the level lost to the band limit.
-        var hp1 = SynthBiquad.highpass(low, sampleRate: sampleRate), hp2 = hp1
-        var lp1 = SynthBiquad.lowpass(high, sampleRate: sampleRate), lp2 = lp1
+        var hp1 = SynthBiquad.highpass(low, sampleRate: sampleRate)
+        var hp2 = hp1
+        var lp1 = SynthBiquad.lowpass(high, sampleRate: sampleRate)
+        var lp2 = lp1
         hp1.process(burst, count: n)
         hp2.process(burst, count: n)
         lp1.process(burst, count: n)

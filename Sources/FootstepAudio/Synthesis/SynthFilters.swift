@@ -50,8 +50,13 @@ struct SynthBiquad {
 
     /// Filters `count` samples in place.
     mutating func process(_ buffer: UnsafeMutablePointer<Float>, count: Int) {
-        var s1 = z1, s2 = z2
-        let c0 = b0, c1 = b1, c2 = b2, d1 = a1, d2 = a2
+        var s1 = z1
+        var s2 = z2
+        let c0 = b0
+        let c1 = b1
+        let c2 = b2
+        let d1 = a1
+        let d2 = a2
         for i in 0..<count {
             let x = Double(buffer[i])
             let y = c0 * x + s1

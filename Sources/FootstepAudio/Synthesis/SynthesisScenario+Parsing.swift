@@ -11,10 +11,15 @@ extension SynthesisScenario {
             throw .invalidParameter("synthetic scenario: unknown name '\(spec)'; known: \(names)")
         }
         self.init(name)
-        guard parts.count == 2 else { try validate(); return }
+        guard parts.count == 2 else {
+            try validate()
+            return
+        }
         for pair in parts[1].split(separator: ",") {
             let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { throw .invalidParameter("synthetic scenario: expected key=value, got '\(pair)'") }
+            guard kv.count == 2 else {
+                throw .invalidParameter("synthetic scenario: expected key=value, got '\(pair)'")
+            }
             let (key, value) = (kv[0], kv[1])
             func number() throws(AudioSourceError) -> Double {
                 guard let v = Double(value) else {

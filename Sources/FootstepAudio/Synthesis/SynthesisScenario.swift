@@ -12,11 +12,17 @@
 ///   mean power, on the event alone, of its loudest window of `min(100 ms, duration)`
 ///   inside `[onset, onset + duration]`, and `P_background` the background mean power
 ///   (unweighted, full band). `GroundTruthEvent.levelDBFS = backgroundLevelDBFS + snrDB`.
-/// - Each event's SNR is `snrDB` (+ the label's `relativeLevelDB` and the
-///   bout's offset when `relativeLevels`) + a bout offset uniform in ±2/3 `snrSpreadDB`
+/// - Each event's SNR is its centre + a bout offset uniform in ±2/3 `snrSpreadDB`
 ///   + a per-event offset uniform in ±1/3 `snrSpreadDB`, so it lies within
-///   ±`snrSpreadDB` (default 3 dB) of its centre. Levels are capped at
-///   `maximumEventLevelDBFS` (-20 dBFS) so that peaks stay below -1 dBFS.
+///   ±`snrSpreadDB` (default 3 dB) of the centre. The centre is `snrDB`; with
+///   `relativeLevels` it also adds the label's `SynthesisLabel.relativeLevelDB`
+///   (stomping +6, shuffling -6, door slam +8, ...) and the walker's offset
+///   (adults ±1.5 dB, children -1 to -5 dB, a door closed rather than slammed
+///   -3 to -8 dB). Levels are capped at `maximumEventLevelDBFS` (-20 dBFS), which
+///   keeps every event's sample peak below -1 dBFS (worst crest factor of the
+///   models is about 17 dB); the ground truth records the capped value.
+/// - With the default -50 dBFS background, events at +25 dB SNR sit at -25 dBFS
+///   and peak below -8 dBFS.
 public struct SynthesisScenario: Sendable, Hashable {
     public enum Name: String, Sendable, Codable, CaseIterable {
         /// Walking bouts (heel strikes, 4-40 steps at 1.6-2.2 steps/s).

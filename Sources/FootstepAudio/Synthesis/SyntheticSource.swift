@@ -43,7 +43,9 @@ public final class SyntheticSource: AudioSource {
         let sampleRate = Double(scenario.sampleRate)
         let transmission = FloorTransmission(
             ceiling: scenario.ceiling, floor: scenario.floor, seed: SynthRandom.derive(scenario.seed, 0x666C_6F6F))
-        let planned = ScenarioPlanner.plan(scenario, transmission: transmission).sorted { $0.onsetFrame < $1.onsetFrame }
+        let planned = ScenarioPlanner.plan(scenario, transmission: transmission).sorted {
+            $0.onsetFrame < $1.onsetFrame
+        }
         groundTruth = planned.map { event in
             GroundTruthEvent(
                 onset: Double(event.onsetFrame) / sampleRate, duration: event.duration, kind: event.label.kind,
@@ -98,8 +100,14 @@ public final class SyntheticSource: AudioSource {
         guard n > 0 else { return 0 }
         var clipped = 0
         func clamp(_ x: Float) -> Float {
-            if x > 1 { clipped += 1; return 1 }
-            if x < -1 { clipped += 1; return -1 }
+            if x > 1 {
+                clipped += 1
+                return 1
+            }
+            if x < -1 {
+                clipped += 1
+                return -1
+            }
             return x
         }
         if format.channels == 1 {
