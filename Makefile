@@ -6,15 +6,19 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help build release test demo bench install uninstall format clean
+.PHONY: help deps build release test demo bench install uninstall format clean
 
 help:
+	@echo "make deps     install the Debian packages needed to build and test"
 	@echo "make build    debug build of footstepd and footstepctl"
 	@echo "make release  optimised build"
 	@echo "make test     build and run the whole test suite"
 	@echo "make demo     synthesize a night upstairs and analyse it (no microphone needed)"
 	@echo "make bench    release build, then the benchmarks (figures printed)"
 	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX)"
+
+deps:
+	./scripts/install-deps.sh
 
 build:
 	$(SWIFT) build $(BUILD_FLAGS)

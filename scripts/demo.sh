@@ -8,5 +8,9 @@ echo "footstepd demo: working in $work"
 "$bin/footstepctl" synth --scenario night --duration 20m --seed 7 -o "$work/night.flac" --truth "$work/night-truth.csv"
 "$bin/footstepctl" analyze "$work/night.flac" --output "$work/results"
 echo
+if command -v python3 >/dev/null; then
+  echo "Detection against the scenario's ground truth (all impacts, ±50 ms):"
+  python3 "$(dirname "$0")/../tools/score_detections.py" --all "$work/night-truth.csv" "$work/results/night.csv"
+fi
 echo "Ground truth: $work/night-truth.csv"
 echo "Events found: $work/results/night.csv"

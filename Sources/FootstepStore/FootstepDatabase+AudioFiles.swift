@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 import GRDB
 
@@ -12,7 +13,7 @@ extension FootstepDatabase {
     /// - Returns: The inserted row (frames 0, bytes 0, no checksum).
     public func addAudioFile(
         sessionId: Int64, path: String, startedAt: Date, startFrame: Int64, sampleRate: Int, channels: Int = 1,
-        format: AudioFormat
+        format: AudioFileContainer
     ) throws(StoreError) -> AudioFileRecord {
         guard startFrame >= 0, sampleRate > 0, channels > 0 else {
             throw .invalidValue("audio file \(path): start frame, sample rate and channels must not be negative")

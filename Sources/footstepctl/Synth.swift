@@ -1,3 +1,4 @@
+import FootstepCore
 import ArgumentParser
 import FootstepAudio
 import Foundation

@@ -1,3 +1,4 @@
+import FootstepCore
 import FootstepAudio
 import FootstepTesting
 import Foundation

@@ -1,3 +1,4 @@
+import FootstepCore
 import FootstepAudio
 import FootstepDSP
 import Foundation

@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 import GRDB
 
@@ -23,7 +24,7 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
     /// Channel count.
     public var channels: Int
     /// Container format.
-    public var format: AudioFormat
+    public var format: AudioFileContainer
     /// Lower-case hex SHA-256 of the closed file; nil while open.
     public var sha256: String?
     /// When the file was closed; nil while open.
@@ -36,7 +37,7 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
     /// Creates an audio file value.
     public init(
         id: Int64? = nil, sessionId: Int64, path: String, startedAt: Date, startFrame: Int64,
-        frames: Int64 = 0, sampleRate: Int, channels: Int = 1, format: AudioFormat,
+        frames: Int64 = 0, sampleRate: Int, channels: Int = 1, format: AudioFileContainer,
         sha256: String? = nil, closedAt: Date? = nil, bytes: Int64 = 0, prunedAt: Date? = nil
     ) {
         self.id = id

@@ -1,0 +1,4 @@
+import FootstepCore
+import GRDB
+
+extension AudioFileContainer: DatabaseValueConvertible {}

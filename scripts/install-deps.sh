@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs the Debian packages footstepd builds and tests with (.ci/apt-packages.txt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends $(cat .ci/apt-packages.txt)
