@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "footstepctl", targets: ["footstepctl"]),
+        .executable(name: "footstepd", targets: ["footstepd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -13,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
@@ -28,7 +30,11 @@ let package = Package(
         // Audio sources (ALSA, file, synthetic) and the footstep synthesizer.
         .target(name: "FootstepAudio", dependencies: ["CAlsa", "CSndfile", "FootstepCore", "FootstepDSP"]),
         // Per-event features, the footstep model, intensity, gait bouts.
-        .target(name: "FootstepClassifier", dependencies: ["FootstepCore", "FootstepDSP"]),
+        .target(
+            name: "FootstepClassifier",
+            dependencies: ["FootstepCore", "FootstepDSP"],
+            resources: [.copy("Resources")]
+        ),
         // The analysis pipeline: source -> prefilter -> levels -> detector -> classifier -> events.
         .target(name: "FootstepAnalysis", dependencies: ["FootstepAudio", "FootstepDSP", "FootstepClassifier"]),
         // The evidence store: GRDB (SQLite, WAL), migrations, records, queries, hash chain.
@@ -47,6 +53,7 @@ let package = Package(
                 "CSystemd", "FootstepAnalysis", "FootstepAudio", "FootstepCore", "FootstepStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Test support: scenarios with ground truth, ALSA file-plugin PCMs, temporary directories.
@@ -61,6 +68,23 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "footstepd",
+            dependencies: [
+                "FootstepDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Writes the classifier's training and validation feature tables (tools/train_classifier.py).
+        .executableTarget(
+            name: "footstep-dataset",
+            dependencies: [
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "footstep-bench",
             dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepDSP"]
         ),
@@ -69,6 +93,7 @@ let package = Package(
         .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
         .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
+        .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
     ]
 )

@@ -1,0 +1,1 @@
+print("footstep-dataset: not written yet")

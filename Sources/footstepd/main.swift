@@ -1,0 +1,1 @@
+print("footstepd: not wired yet")
