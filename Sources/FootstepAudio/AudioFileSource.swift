@@ -36,7 +36,7 @@ public final class AudioFileSource: AudioSource {
         }
         self.handle = handle
         self.format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels))
-        self.frameCount = (frames > 0 && frames < Int64(Int32.max) * 1024) ? Int(frames) : nil
+        self.frameCount = frames > 0 && frames < sf_count_t.max ? Int(frames) : nil
         self.declaredFrameCount = Self.declaredDataFrames(handle) ?? self.frameCount
     }
 

@@ -71,7 +71,7 @@ struct EventPrinter {
         }
         let summary = JSONSummary(
             file: result.path, events: result.events.count, byLabel: result.countsByLabel,
-            durationSeconds: result.durationSeconds, laeq: result.laeq, error: result.sourceError?.description)
+            durationSeconds: result.durationSeconds, laeq: (result.laeq * 10).rounded() / 10, error: result.sourceError?.description)
         if let data = try? encoder.encode(summary) { Swift.print(String(decoding: data, as: UTF8.self)) }
     }
 

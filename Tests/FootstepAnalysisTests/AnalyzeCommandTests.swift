@@ -1,0 +1,71 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepTesting
+import Foundation
+import Testing
+
+/// `footstepctl synth` and `footstepctl analyze` as a user runs them.
+@Suite("footstepctl analyze and synth")
+struct AnalyzeCommandTests {
+    @Test func synthThenAnalyzeWritesTheLabelCSVAndFindsTheSteps() throws {
+        let directory = try TemporaryDirectory()
+        let audio = directory.appending("walk.flac")
+        let truth = directory.appending("walk-truth.csv")
+        let synth = try BuiltProduct.run(
+            "footstepctl", ["synth", "--scenario", "walking", "--duration", "60", "--seed", "3", "-o", audio, "--truth", truth])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        #expect(synth.stdout.contains("wrote \(audio)"))
+
+        let output = directory.appending("results")
+        let analyze = try BuiltProduct.run("footstepctl", ["analyze", audio, "--output", output, "--format", "csv"])
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+        #expect(analyze.stdout.hasPrefix("onset_s,duration_s,kind,type,confidence,intensity,la_max,lc_max,peak_dbfs\n"))
+
+        let csv = try String(contentsOfFile: output + "/walk.csv", encoding: .utf8)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.first == "onset_s,label,confidence,duration_s,la_max,lc_max,peak_dbfs")
+        let onsets = lines.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        let expected = try GroundTruthCSV.read(String(contentsOfFile: truth, encoding: .utf8)).map(\.onset)
+        let score = DetectionScore(detected: onsets, truth: expected)
+        #expect(score.f1 >= 0.95, "\(score)")
+    }
+
+    @Test func aBadFileIsReportedTheOthersAreAnalysedAndTheExitStatusIsOne() throws {
+        let directory = try TemporaryDirectory()
+        let good = directory.appending("good.wav")
+        let bad = directory.appending("bad.wav")
+        try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
+        _ = try BuiltProduct.run("footstepctl", ["synth", "--scenario", "walking", "--duration", "20", "-o", good])
+        let result = try BuiltProduct.run("footstepctl", ["analyze", "--quiet", bad, good, directory.appending("missing.flac")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("== \(good)"))
+        #expect(result.stderr.contains("cannot read audio file '\(bad)': not a supported audio file or corrupt"))
+        #expect(result.stderr.contains("cannot read audio file '\(directory.appending("missing.flac"))': No such file or directory"))
+        #expect(result.stderr.contains("2 of 3 files failed"))
+    }
+
+    @Test func jsonLinesEndWithAParsableSummary() throws {
+        let directory = try TemporaryDirectory()
+        let audio = directory.appending("mix.wav")
+        _ = try BuiltProduct.run("footstepctl", ["synth", "--scenario", "mixed", "--duration", "30", "-o", audio])
+        let result = try BuiltProduct.run("footstepctl", ["analyze", "--format", "jsonl", audio])
+        #expect(result.status == 0)
+        let records = try result.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let events = records.filter { $0["record"] as? String == "event" }
+        let summary = records.last
+        #expect(summary?["record"] as? String == "summary")
+        #expect(summary?["events"] as? Int == events.count)
+        #expect(events.count > 10)
+        #expect(events.allSatisfy { ($0["confidence"] as? Double).map { (0...1).contains($0) } ?? false })
+    }
+
+    @Test func invalidOptionsAreRefusedWithAnExplanation() throws {
+        let result = try BuiltProduct.run("footstepctl", ["synth", "--duration", "ten", "-o", "/tmp/x.wav"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'ten' is not a duration"))
+        let format = try BuiltProduct.run("footstepctl", ["synth", "-o", "/tmp/x.mp3"])
+        #expect(format.stderr.contains("--output must end in .flac or .wav"))
+    }
+}
