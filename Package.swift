@@ -56,6 +56,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Evidence statistics, rule checks and (later) the report renderers.
+        .target(name: "FootstepReports", dependencies: ["FootstepCore"]),
         // Test support: scenarios with ground truth, ALSA file-plugin PCMs, temporary directories.
         .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "FootstepClassifier", "CAlsa"]),
 
@@ -93,6 +95,7 @@ let package = Package(
         .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
         .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
+        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports"]),
         .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
     ]
