@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "footstepctl",
             dependencies: [
-                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -16,7 +16,7 @@ struct FootstepCtl: AsyncParsableCommand {
               footstepctl synth --scenario night --duration 10m -o night.flac --truth night.csv
             """,
         version: FootstepVersion.current,
-        subcommands: [Analyze.self, Synth.self, Devices.self]
+        subcommands: [Analyze.self, Synth.self, Report.self, Devices.self]
     )
 }
 
