@@ -60,6 +60,7 @@ struct HTMLReportTests {
         #expect(html.contains("<div class=\"big\">30</div>other impacts"))
         #expect(html.contains("<div class=\"big\">\(statistics.footstepsInQuietHours)</div>in quiet hours"))
         #expect(html.contains("WHO night noise"))
-        #expect(html.components(separatedBy: "<svg").count - 1 == 1)  // one night: hours chart only
+        // Footsteps by hour, and per day (the scope spans 20 and 21 November).
+        #expect(html.components(separatedBy: "<svg").count - 1 == 2)
     }
 }
