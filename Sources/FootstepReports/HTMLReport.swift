@@ -42,7 +42,7 @@ public struct HTMLReport {
             body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}
             table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}
             th{background:#f0f0f0}td.l,th.l{text-align:left}.big{font-size:1.6em;font-weight:bold}
-            .summary{display:flex;gap:2em;flex-wrap:wrap}.summary div{border:1px solid #ccc;padding:.6em 1em}
+            .summary{display:flex;gap:2em;flex-wrap:wrap}.summary>div{border:1px solid #ccc;padding:.6em 1em}
             </style></head><body>
             <h1>\(e(title))</h1>
             <p>\(e(format(scope.from))) to \(e(format(scope.to))) (\(e(scope.timeZone.identifier))). Quiet hours \(e(scope.quietHours.description)). Levels: \(e(scope.levelUnit)).</p>
@@ -116,7 +116,7 @@ public struct HTMLReport {
         }
         var html = "<h2>\(heading)</h2><table><tr><th class=\"l\">time</th><th class=\"l\">kind</th><th class=\"l\">type</th><th>confidence</th><th>LAFmax</th><th>LCFmax</th></tr>"
         for event in listed {
-            html += "<tr><td class=\"l\">\(e(format(event.timestamp)))</td><td class=\"l\">\(event.kind.rawValue)</td><td class=\"l\">\(event.type.rawValue)</td>"
+            html += "<tr><td class=\"l\">\(e(format(event.timestamp, fraction: true)))</td><td class=\"l\">\(event.kind.rawValue)</td><td class=\"l\">\(event.type.rawValue)</td>"
             html += "<td>\(String(format: "%.2f", event.confidence))</td><td>\(level(event.laMax))</td><td>\(level(event.lcMax))</td></tr>"
         }
         return html + "</table>"
@@ -132,11 +132,11 @@ public struct HTMLReport {
         event.timestamp >= statistics.scope.from && event.timestamp < statistics.scope.to
     }
 
-    private func format(_ date: Date) -> String {
+    private func format(_ date: Date, fraction: Bool = false) -> String {
         let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB_POSIX")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = statistics.scope.timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.dateFormat = fraction ? "yyyy-MM-dd HH:mm:ss.SSS" : "yyyy-MM-dd HH:mm:ss"
         return formatter.string(from: date)
     }
 
