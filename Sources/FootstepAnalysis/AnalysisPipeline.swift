@@ -89,14 +89,17 @@ public struct AnalysisPipeline<Classifier: EventClassifier>: ~Copyable {
         var frame = 0
         while frame < frames {
             let count = min(hopFrames - hopFill, frames - frame)
-            if channels == 1 {
-                for i in 0..<count { hop[hopFill + i] = samples[frame + i] }
-            } else {
-                for i in 0..<count {
-                    var sum: Float = 0
-                    let base = (frame + i) * channels
-                    for c in 0..<channels { sum += samples[base + c] }
-                    hop[hopFill + i] = sum * scale
+            hop.withUnsafeMutableBufferPointer { hop in
+                if channels == 1 {
+                    // Mono: one contiguous copy.
+                    (hop.baseAddress! + hopFill).update(from: samples.baseAddress! + frame, count: count)
+                } else {
+                    for i in 0..<count {
+                        var sum: Float = 0
+                        let base = (frame + i) * channels
+                        for c in 0..<channels { sum += samples[base + c] }
+                        hop[hopFill + i] = sum * scale
+                    }
                 }
             }
             hopFill += count

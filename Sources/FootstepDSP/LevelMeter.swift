@@ -16,13 +16,19 @@ public struct LevelMeter: Sendable {
     /// Largest number of samples filtered in one pass (longer inputs are processed in pieces).
     public let maximumBlockSize: Int
 
-    private var aFilter: WeightingFilter
-    private var cFilter: WeightingFilter
-    private var aBuffer: [Float]
-    private var cBuffer: [Float]
+    private var weighting: ACWeightingCascade
+    // Per-chunk scratch (allocated once): squared A and C samples, and a sanitised
+    // copy of the input for the rare chunk that holds NaN/inf samples.
+    private var aBuffer: [Double]
+    private var cBuffer: [Double]
+    private var cleanBuffer: [Float]
 
     private let fastAlpha: Double
     private let slowAlpha: Double
+    /// 1 − α: the detectors are updated as `y·(1−α) + α·x²` (two operations on the
+    /// recursive path instead of three).
+    private let fastDecay: Double
+    private let slowDecay: Double
     private var fastA = 0.0
     private var slowA = 0.0
     private var fastC = 0.0
@@ -56,12 +62,14 @@ public struct LevelMeter: Sendable {
         let fs = configuration.sampleRate
         self.configuration = configuration
         self.maximumBlockSize = maximumBlockSize
-        aFilter = WeightingFilter(.a, sampleRate: fs)
-        cFilter = WeightingFilter(.c, sampleRate: fs)
+        weighting = ACWeightingCascade(sampleRate: fs)
         aBuffer = Array(repeating: 0, count: maximumBlockSize)
         cBuffer = Array(repeating: 0, count: maximumBlockSize)
+        cleanBuffer = Array(repeating: 0, count: maximumBlockSize)
         fastAlpha = TimeWeighting.fast.smoothingFactor(sampleRate: fs)
         slowAlpha = TimeWeighting.slow.smoothingFactor(sampleRate: fs)
+        fastDecay = 1 - fastAlpha
+        slowDecay = 1 - slowAlpha
         intervalFrames = max(1, Int((configuration.intervalSeconds * fs).rounded()))
         minimumFlushFrames = Int(fs.rounded())
         settleFrames = Int64((0.5 * fs).rounded())
@@ -90,13 +98,16 @@ public struct LevelMeter: Sendable {
     ) -> BlockLevels {
         // Move the scratch buffers out of `self` (no allocation: the empty array is a
         // shared singleton) so they can be written while other properties are updated.
-        var aScratch: [Float] = []
-        var cScratch: [Float] = []
+        var aScratch: [Double] = []
+        var cScratch: [Double] = []
+        var cleanScratch: [Float] = []
         swap(&aScratch, &aBuffer)
         swap(&cScratch, &cBuffer)
+        swap(&cleanScratch, &cleanBuffer)
         defer {
             swap(&aScratch, &aBuffer)
             swap(&cScratch, &cBuffer)
+            swap(&cleanScratch, &cleanBuffer)
         }
 
         var block = BlockAccumulator()
@@ -106,11 +117,27 @@ public struct LevelMeter: Sendable {
             let chunk = UnsafeBufferPointer(rebasing: samples[done..<(done + n)])
             aScratch.withUnsafeMutableBufferPointer { a in
                 cScratch.withUnsafeMutableBufferPointer { c in
-                    let aOut = UnsafeMutableBufferPointer(rebasing: a[0..<n])
-                    let cOut = UnsafeMutableBufferPointer(rebasing: c[0..<n])
-                    aFilter.process(chunk, into: aOut)
-                    cFilter.process(chunk, into: cOut)
-                    accumulate(raw: chunk, a: UnsafeBufferPointer(aOut), c: UnsafeBufferPointer(cOut), into: &block)
+                    let aSquared = a.baseAddress!, cSquared = c.baseAddress!
+                    if let bad = Self.firstNonFinite(chunk) {
+                        // Rare: NaN/inf samples count as silence. The filters see only the
+                        // samples before the first one (an IIR state would stay poisoned),
+                        // the rest of the chunk is silent on A and C, and the filters
+                        // restart from rest after the chunk.
+                        cleanScratch.withUnsafeMutableBufferPointer { clean in
+                            for i in 0..<n { clean[i] = chunk[i].isFinite ? chunk[i] : 0 }
+                            weighting.processSquared(
+                                UnsafeBufferPointer(rebasing: chunk[0..<bad]), aSquared: aSquared, cSquared: cSquared)
+                            weighting.reset()
+                            (aSquared + bad).update(repeating: 0, count: n - bad)
+                            (cSquared + bad).update(repeating: 0, count: n - bad)
+                            accumulate(
+                                raw: UnsafeBufferPointer(rebasing: clean[0..<n]), aSquared: aSquared, cSquared: cSquared,
+                                into: &block)
+                        }
+                    } else {
+                        weighting.processSquared(chunk, aSquared: aSquared, cSquared: cSquared)
+                        accumulate(raw: chunk, aSquared: aSquared, cSquared: cSquared, into: &block)
+                    }
                 }
             }
             done += n
@@ -150,50 +177,68 @@ public struct LevelMeter: Sendable {
         var peak: Float = 0
     }
 
+    /// The index of the first NaN or infinite sample, if any. The scan is a branch-free
+    /// OR over the exponent bits (all ones only for NaN/inf) that the compiler vectorises;
+    /// the per-sample loops then need no checks.
+    private static func firstNonFinite(_ x: UnsafeBufferPointer<Float>) -> Int? {
+        var flags: UInt32 = 0
+        for v in x {
+            // The exponent field plus one carries into bit 31 only when it is all ones.
+            flags |= ((v.bitPattern & 0x7F80_0000) &+ 0x0080_0000) & 0x8000_0000
+        }
+        guard flags != 0 else { return nil }
+        return x.firstIndex { !$0.isFinite }
+    }
+
+    /// Time weighting and statistics over one chunk of (finite) samples. The per-sample
+    /// loop only updates running sums, the three detectors and their extremes; the
+    /// percentile histogram is fed once per `statisticsStride` frames between loops.
     private mutating func accumulate(
-        raw: UnsafeBufferPointer<Float>, a: UnsafeBufferPointer<Float>, c: UnsafeBufferPointer<Float>,
+        raw: UnsafeBufferPointer<Float>, aSquared: UnsafePointer<Double>, cSquared: UnsafePointer<Double>,
         into block: inout BlockAccumulator
     ) {
         var fA = fastA, sA = slowA, fC = fastC
-        let alphaF = fastAlpha, alphaS = slowAlpha
+        let alphaF = fastAlpha, alphaS = slowAlpha, decayF = fastDecay, decayS = slowDecay
         var sumA = 0.0, sumC = 0.0, sumZ = 0.0
-        var maxFA = block.maxFastA, maxFC = block.maxFastC, maxSA = block.maxSlowA
-        var intervalMax = intervalMaxFastA, intervalMin = intervalMinFastA
+        var maxFA = 0.0, maxFC = block.maxFastC, maxSA = block.maxSlowA
+        var intervalMin = intervalMinFastA
         var peak = block.peak
         var frame = position
         var countdown = strideCountdown
-        for i in raw.indices {
-            var xz = Double(raw[i])
-            var xa = Double(a[i])
-            var xc = Double(c[i])
-            // NaN/inf samples count as silence (the filters reset themselves afterwards).
-            if !xz.isFinite { xz = 0 }
-            if !xa.isFinite { xa = 0 }
-            if !xc.isFinite { xc = 0 }
-            let ea = xa * xa, ec = xc * xc
-            sumA += ea
-            sumC += ec
-            sumZ += xz * xz
-            fA += alphaF * (ea - fA)
-            sA += alphaS * (ea - sA)
-            fC += alphaF * (ec - fC)
-            if fA > maxFA { maxFA = fA }
-            if fC > maxFC { maxFC = fC }
-            if sA > maxSA { maxSA = sA }
-            if fA > intervalMax { intervalMax = fA }
-            let magnitude = Float(abs(xz))
-            if magnitude > peak { peak = magnitude }
-            if frame >= settleFrames {
-                if fA < intervalMin { intervalMin = fA }
+        var i = 0
+        while i < raw.count {
+            // Up to the next histogram instant, and not across the end of the settling time.
+            var end = min(raw.count, i + countdown)
+            let settled = frame >= settleFrames
+            if !settled { end = min(end, i + Int(settleFrames - frame)) }
+            var minFA = Double.infinity
+            for j in i..<end {
+                let ea = aSquared[j], ec = cSquared[j]
+                let xz = raw[j]
+                sumA += ea
+                sumC += ec
+                sumZ += Double(xz) * Double(xz)
+                fA = fA * decayF + alphaF * ea
+                sA = sA * decayS + alphaS * ea
+                fC = fC * decayF + alphaF * ec
+                maxFA = fA > maxFA ? fA : maxFA
+                minFA = fA < minFA ? fA : minFA
+                maxFC = fC > maxFC ? fC : maxFC
+                maxSA = sA > maxSA ? sA : maxSA
+                let magnitude = abs(xz)
+                peak = magnitude > peak ? magnitude : peak
             }
-            countdown -= 1
+            if settled, minFA < intervalMin { intervalMin = minFA }
+            countdown -= end - i
+            frame += Int64(end - i)
+            i = end
             if countdown == 0 {
                 countdown = statisticsStride
-                if frame >= settleFrames {
+                // The level of the last frame, once it is past the settling time.
+                if frame > settleFrames {
                     histogram.add(Decibels.level(meanSquare: fA))
                 }
             }
-            frame += 1
         }
         // Flush the detectors' subnormals after long silences.
         fastA = fA < 1e-30 ? 0 : fA
@@ -206,9 +251,9 @@ public struct LevelMeter: Sendable {
         energyC += sumC
         energyZ += sumZ
         totalEnergyA += sumA
-        intervalMaxFastA = intervalMax
+        if maxFA > intervalMaxFastA { intervalMaxFastA = maxFA }
         intervalMinFastA = intervalMin
-        block.maxFastA = maxFA
+        if maxFA > block.maxFastA { block.maxFastA = maxFA }
         block.maxFastC = maxFC
         block.maxSlowA = maxSA
         block.energyA += sumA

@@ -26,9 +26,7 @@ public struct OnsetDetector: ~Copyable {
     private var high: SpectralFluxAnalyzer
     private var low: SpectralFluxAnalyzer
     private var lowHistory: SampleHistory
-    private var decimationFilter: (Biquad, Biquad)
-    private let decimation: Int
-    private var decimationPhase = 0
+    private var decimator: DecimatingLowPass
     private var frameIndex = 0
     private var detectionHistory: RunningMedian
     private var detection = (previous: 0.0, beforePrevious: 0.0, previousThreshold: 0.0)
@@ -82,8 +80,9 @@ public struct OnsetDetector: ~Copyable {
             bandsPerOctave: 3, lag: 6)
         self.high = high
         self.low = low
-        self.decimation = decimation
-        decimationFilter = Self.decimationLowPass(cutoff: min(450, lowRate * 0.4), sampleRate: rate)
+        decimator = DecimatingLowPass(
+            Self.decimationLowPass(cutoff: min(450, lowRate * 0.4), sampleRate: rate), decimation: decimation,
+            maximumBlock: configuration.hopFrames)
         lowHistory = SampleHistory(minimumCapacity: lowSize * 2)
         self.configuration = configuration
         hopFrames = configuration.hopFrames
@@ -111,7 +110,7 @@ public struct OnsetDetector: ~Copyable {
         var ended = EndedEvents()
         precondition(hop.count == hopFrames, "OnsetDetector.process needs hops of exactly \(hopFrames) frames")
         history.append(hop)
-        decimate(hop)
+        decimator.process(hop, into: &lowHistory)
         recentLevels[frameIndex % recentLevels.count] = levels
         trackBackgroundLevel(levels.lafMax)
         let value = detectionFunction()
@@ -147,18 +146,6 @@ public struct OnsetDetector: ~Copyable {
         let coarse = low.analyse(lowHistory)
         currentExcess = fine.excess + coarse.excess
         return fine.flux + coarse.flux
-    }
-
-    private mutating func decimate(_ hop: UnsafeBufferPointer<Float>) {
-        // Appends one filtered sample in `decimation` to the low-rate history.
-        for sample in hop {
-            let filtered = decimationFilter.1.process(decimationFilter.0.process(sample))
-            decimationPhase += 1
-            if decimationPhase == decimation {
-                decimationPhase = 0
-                lowHistory.append(filtered)
-            }
-        }
     }
 
     private var currentExcess = 0.0

@@ -23,12 +23,24 @@ public struct SampleHistory: ~Copyable {
     /// The oldest frame still available.
     public var startFrame: Int64 { max(0, endFrame - Int64(storage.count)) }
 
-    /// Appends `samples`.
+    /// Appends `samples` (at most two contiguous copies around the ring's end).
     public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
-        var index = Int(endFrame & Int64(mask))
-        for sample in samples {
-            storage[index] = sample
-            index = (index + 1) & mask
+        guard var source = samples.baseAddress, !samples.isEmpty else { return }
+        var remaining = samples.count
+        var first = endFrame
+        if remaining > storage.count {
+            // Only the newest `capacity` samples can be kept.
+            source += remaining - storage.count
+            first += Int64(remaining - storage.count)
+            remaining = storage.count
+        }
+        var index = Int(first & Int64(mask))
+        while remaining > 0 {
+            let n = min(remaining, storage.count - index)
+            (storage.baseAddress! + index).update(from: source, count: n)
+            source += n
+            remaining -= n
+            index = (index + n) & mask
         }
         endFrame += Int64(samples.count)
     }
@@ -42,11 +54,27 @@ public struct SampleHistory: ~Copyable {
     /// Copies frames `[from, from + output.count)` into `output`; frames not
     /// (or no longer) in the history are zero.
     public func copy(from: Int64, into output: UnsafeMutableBufferPointer<Float>) {
-        let start = startFrame
-        for i in 0..<output.count {
-            let frame = from + Int64(i)
-            output[i] = (frame >= start && frame < endFrame) ? storage[Int(frame & Int64(mask))] : 0
+        guard let destination = output.baseAddress, !output.isEmpty else { return }
+        // The available part [lower, upper) is copied in at most two contiguous
+        // pieces (the ring wraps once); the rest is zero-filled.
+        let lower = max(from, startFrame)
+        let upper = min(from + Int64(output.count), endFrame)
+        guard lower < upper else {
+            destination.update(repeating: 0, count: output.count)
+            return
         }
+        let head = Int(lower - from)
+        let available = Int(upper - lower)
+        destination.update(repeating: 0, count: head)
+        var written = 0
+        var index = Int(lower & Int64(mask))
+        while written < available {
+            let n = min(available - written, storage.count - index)
+            (destination + head + written).update(from: storage.baseAddress! + index, count: n)
+            written += n
+            index = (index + n) & mask
+        }
+        (destination + head + available).update(repeating: 0, count: output.count - head - available)
     }
 
     /// Fills `output` from frame `from` on (see `copy(from:into:)`).

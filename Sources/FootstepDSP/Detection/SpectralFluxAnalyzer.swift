@@ -14,8 +14,8 @@ struct SpectralFluxAnalyzer: ~Copyable {
     private let window: [Float]
     private let bands: SpectralBands
     private let lag: Int
-    private var power: [Float]
-    private var laggedLevels: [[Double]]
+    /// The band levels of the last `lag` frames, frame-major (`slot * bandCount + band`).
+    private var laggedLevels: [Double]
     private var floorLevels: [Double]
     private var frame = 0
 
@@ -30,52 +30,99 @@ struct SpectralFluxAnalyzer: ~Copyable {
         self.lag = lag
         window = Window.hann(fftSize)
         bands = SpectralBands(fftSize: fftSize, sampleRate: sampleRate, lowest: lowest, highest: highest, bandsPerOctave: bandsPerOctave)
-        power = [Float](repeating: 0, count: fftSize / 2 + 1)
-        laggedLevels = [[Double]](repeating: [Double](repeating: -200, count: bands.count), count: lag)
+        laggedLevels = [Double](repeating: -200, count: bands.count * lag)
         floorLevels = [Double](repeating: -200, count: bands.count)
+    }
+
+    /// 10·log10(energy) for a positive energy, to about 1e-6 dB without a libm call
+    /// (the detector compares band levels at ~0.1 dB resolution; libm's log10 was a
+    /// visible share of the detector's time). Non-normal inputs go to `log10`.
+    @inline(__always)
+    static func decibels(_ energy: Float) -> Double {
+        let x = Double(energy)
+        guard x.isNormal, x > 0 else { return 10 * log10(x) }
+        // x = m · 2^e with m in [√½, √2), ln m = 2·atanh(t), t = (m − 1)/(m + 1), |t| ≤ 0.172.
+        // Selects rather than branches: which way it goes is random from band to band.
+        let big = x.significand > 1.414_213_562_373_095
+        let m = big ? 0.5 * x.significand : x.significand
+        let e = Double(x.exponent) + (big ? 1 : 0)
+        let t = (m - 1) / (m + 1)
+        let t2 = t * t
+        let lnM = 2 * t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))))
+        // 10·log10(x) = 10/ln10 · ln m + 10·log10(2) · e
+        return 4.342_944_819_032_518 * lnM + 3.010_299_956_639_812 * e
     }
 
     /// Analyses the last `fftSize` samples of `history`.
     mutating func analyse(_ history: borrowing SampleHistory) -> (flux: Double, excess: Double) {
-        let start = history.endFrame - Int64(fftSize)
+        // Contiguous copy out of the ring, then the window in a loop the compiler vectorises.
         let input = fft.input
-        for i in 0..<fftSize {
-            input[i] = history[start + Int64(i)] * window[i]
+        history.copy(from: history.endFrame - Int64(fftSize), into: input)
+        window.withUnsafeBufferPointer { w in
+            for i in 0..<fftSize { input[i] *= w[i] }
         }
         fft.forward()
-        power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
 
         let slot = frame % lag
         frame += 1
+        let warmingUp = frame <= Self.warmUpFrames
+        let following = frame * 2 < Self.warmUpFrames
+        let bandCount = bands.count
+        let spectrum = fft.output
         var flux = 0.0
         var excess = 0.0
-        for b in 0..<bands.count {
-            var energy: Float = 1e-20
-            for k in bands.lowerBins[b]..<bands.upperBins[b] { energy += power[k] }
-            let level = 10 * log10(Double(energy))
-            let floor = floorLevels[b]
-            let reference = max(floor, laggedLevels[slot][b])
-            if level > reference {
-                let z = (level - reference) * bands.inverseDeviations[b]
-                flux += z * z
+        bands.lowerBins.withUnsafeBufferPointer { lowerBins in
+        bands.upperBins.withUnsafeBufferPointer { upperBins in
+        bands.inverseDeviations.withUnsafeBufferPointer { inverseDeviations in
+        floorLevels.withUnsafeMutableBufferPointer { floorLevels in
+        laggedLevels.withUnsafeMutableBufferPointer { lagged in
+            let laggedLevels = lagged.baseAddress! + slot * bandCount
+            for b in 0..<bandCount {
+                // Band energy straight from the FFT output (|X[k]|², only the bins in
+                // bands), in four interleaved partial sums: one running sum would make
+                // every bin wait for the previous addition.
+                var partial = SIMD4<Float>(1e-20, 0, 0, 0)
+                var k = lowerBins[b]
+                let upper = upperBins[b]
+                while k + 4 <= upper {
+                    let (r0, i0) = spectrum[k], (r1, i1) = spectrum[k + 1]
+                    let (r2, i2) = spectrum[k + 2], (r3, i3) = spectrum[k + 3]
+                    let re = SIMD4(r0, r1, r2, r3), im = SIMD4(i0, i1, i2, i3)
+                    partial += re * re + im * im
+                    k += 4
+                }
+                while k < upper {
+                    let (re, im) = spectrum[k]
+                    partial[0] += re * re + im * im
+                    k += 1
+                }
+                let level = Self.decibels(partial.sum())
+                let floor = floorLevels[b]
+                let reference = max(floor, laggedLevels[b])
+                // Only rises count. Written as selects, not branches: whether a band
+                // rose is close to random in noise, and mispredictions dominated this loop.
+                let rise = level > reference ? level - reference : 0
+                let above = level > floor ? level - floor : 0
+                let zRise = rise * inverseDeviations[b]
+                let zAbove = above * inverseDeviations[b]
+                flux += zRise * zRise
+                excess += zAbove * zAbove
+                laggedLevels[b] = level
+                // Noise floor: falls fast, rises slowly and by bounded steps, so
+                // impacts barely move it while a louder room is followed in seconds.
+                let difference = level - floor
+                if warmingUp {
+                    // Until the window holds real audio and for a second after,
+                    // follow the level closely to find the floor quickly.
+                    floorLevels[b] = following ? level : floor + 0.1 * difference
+                } else {
+                    floorLevels[b] = floor + (difference < 0 ? 0.04 * difference : 0.004 * min(difference, 10))
+                }
             }
-            if level > floor {
-                let z = (level - floor) * bands.inverseDeviations[b]
-                excess += z * z
-            }
-            laggedLevels[slot][b] = level
-            // Noise floor: falls fast, rises slowly and by bounded steps, so
-            // impacts barely move it while a louder room is followed in seconds.
-            let difference = level - floor
-            if frame <= Self.warmUpFrames {
-                // Until the window holds real audio and for a second after,
-                // follow the level closely to find the floor quickly.
-                floorLevels[b] = frame * 2 < Self.warmUpFrames ? level : floor + 0.1 * difference
-            } else if difference < 0 {
-                floorLevels[b] += 0.04 * difference
-            } else {
-                floorLevels[b] += 0.004 * min(difference, 10)
-            }
+        }
+        }
+        }
+        }
         }
         return (flux, excess)
     }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import FootstepDSP
+
+/// The detector's fast kernels against the straightforward code they replace.
+@Suite struct DetectorKernelTests {
+    @Test func fastDecibelsMatchesLog10() {
+        var worst = 0.0
+        var x: Float = 1e-20
+        while x < 1e12 {
+            for v in [x, x.nextUp, x * 1.414_213_5, x * 1.414_213_6, x * 1.9999] {
+                worst = max(worst, abs(SpectralFluxAnalyzer.decibels(v) - 10 * log10(Double(v))))
+            }
+            x *= 1.37
+        }
+        #expect(worst < 1e-6, "worst error \(worst) dB")
+        #expect(SpectralFluxAnalyzer.decibels(0) == -.infinity)
+        #expect(SpectralFluxAnalyzer.decibels(.nan).isNaN)
+    }
+
+    /// The FIR decimator follows the Butterworth IIR it was cut from, sample for sample.
+    @Test(arguments: [(16000.0, 8), (48000.0, 24), (44100.0, 22)])
+    func decimatorMatchesTheIIRAtTheKeptSamples(rate: Double, decimation: Int) {
+        func butterworth() -> (Biquad, Biquad) {
+            func section(q: Double) -> Biquad {
+                let w0 = 2 * Double.pi * 450 / rate
+                let alpha = sin(w0) / (2 * q)
+                let c = cos(w0)
+                return Biquad(BiquadCoefficients(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha))
+            }
+            return (section(q: 0.541_196_1), section(q: 1.306_563))
+        }
+        let hop = Int((rate * 0.01).rounded())
+        var decimator = DecimatingLowPass(butterworth(), decimation: decimation, maximumBlock: hop)
+        var (s0, s1) = butterworth()
+        var output = SampleHistory(minimumCapacity: 8192)
+        var rng = SystemRandomNumberGenerator()
+        // Noise plus a low tone, in hops (the phase carries across hops when hop % decimation != 0).
+        let signal: [Float] = (0..<(hop * 40)).map { i in
+            Float.random(in: -0.5...0.5, using: &rng) + 0.4 * Float(sin(2 * Double.pi * 100 * Double(i) / rate))
+        }
+        var expected: [Float] = []
+        var phase = 0
+        for x in signal {
+            let y = s1.process(s0.process(x))
+            phase += 1
+            if phase == decimation {
+                phase = 0
+                expected.append(y)
+            }
+        }
+        signal.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: all.count, by: hop) {
+                decimator.process(UnsafeBufferPointer(rebasing: all[start..<(start + hop)]), into: &output)
+            }
+        }
+        #expect(output.endFrame == Int64(expected.count))
+        var worst: Float = 0
+        for (i, e) in expected.enumerated() { worst = max(worst, abs(output[Int64(i)] - e)) }
+        #expect(worst < 2e-4, "worst deviation \(worst)")
+    }
+
+    @Test func historyCopiesAcrossTheRingsEnd() {
+        var history = SampleHistory(minimumCapacity: 1024)
+        let values = (0..<3000).map { Float($0) }
+        values.withUnsafeBufferPointer { all in
+            history.append(UnsafeBufferPointer(rebasing: all[0..<700]))
+            history.append(UnsafeBufferPointer(rebasing: all[700..<1500]))
+            history.append(UnsafeBufferPointer(rebasing: all[1500..<3000]))  // longer than the ring
+        }
+        #expect(history.endFrame == 3000)
+        var out = [Float](repeating: -1, count: 1100)
+        history.copy(from: 1950, into: &out)  // from before the oldest frame to after the newest
+        for (i, v) in out.enumerated() {
+            let frame = 1950 + i
+            let want: Float = (frame >= 3000 - 1024 && frame < 3000) ? Float(frame) : 0
+            #expect(v == want, "frame \(frame)")
+            if v != want { break }
+        }
+    }
+}
