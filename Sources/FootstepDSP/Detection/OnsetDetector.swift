@@ -61,6 +61,11 @@ public struct OnsetDetector: ~Copyable {
         }
     }
 
+    /// Wide bands where thuds through a ceiling put their energy (floor modes
+    /// 30–160 Hz): one rise over many bins stands out of noise better than
+    /// small rises in several narrow bands.
+    static let lowWideBands: [(Double, Double)] = [(40, 160)]
+
     public init(configuration: OnsetDetectorConfiguration) throws(DSPError) {
         try configuration.validate()
         let rate = configuration.sampleRate
@@ -77,7 +82,7 @@ public struct OnsetDetector: ~Copyable {
         while Double(lowSize) < lowRate * 0.128 { lowSize *= 2 }
         let low = try SpectralFluxAnalyzer(
             fftSize: lowSize, sampleRate: lowRate, lowest: configuration.lowestFrequency, highest: split,
-            bandsPerOctave: 3, lag: 6)
+            bandsPerOctave: 3, lag: 6, wideBands: Self.lowWideBands)
         self.high = high
         self.low = low
         decimator = DecimatingLowPass(

@@ -13,7 +13,9 @@ struct SpectralBands {
 
     var count: Int { lowerBins.count }
 
-    init(fftSize: Int, sampleRate: Double, lowest: Double, highest: Double, bandsPerOctave: Double = 2) {
+    /// - Parameter wideBands: extra bands (Hz ranges) overlapping the log-spaced
+    ///   ones: more bins, so a smaller fluctuation, for a sound spread over them.
+    init(fftSize: Int, sampleRate: Double, lowest: Double, highest: Double, bandsPerOctave: Double = 2, wideBands: [(Double, Double)] = []) {
         let binWidth = sampleRate / Double(fftSize)
         let top = min(highest, 0.45 * sampleRate)
         var lower: [Int] = []
@@ -29,6 +31,14 @@ struct SpectralBands {
                 bin = end
             }
             edge = next
+        }
+        for (low, high) in wideBands {
+            let first = max(1, Int((low / binWidth).rounded()))
+            let end = min(fftSize / 2, Int((min(high, top) / binWidth).rounded()))
+            if end > first + 1 {
+                lower.append(first)
+                upper.append(end)
+            }
         }
         lowerBins = lower
         upperBins = upper

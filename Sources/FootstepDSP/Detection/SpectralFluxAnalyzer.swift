@@ -17,6 +17,9 @@ struct SpectralFluxAnalyzer: ~Copyable {
     /// The band levels of the last `lag` frames, frame-major (`slot * bandCount + band`).
     private var laggedLevels: [Double]
     private var floorLevels: [Double]
+    /// Measured fluctuation per band (dB), for backgrounds whose bins are not
+    /// independent (brown noise puts a band's energy in its lowest bins).
+    private var measuredDeviations: [Double]
     private var frame = 0
 
     var bandCount: Int { bands.count }
@@ -24,14 +27,18 @@ struct SpectralFluxAnalyzer: ~Copyable {
     /// Frames before the floor is tracked slowly.
     static let warmUpFrames = 100
 
-    init(fftSize: Int, sampleRate: Double, lowest: Double, highest: Double, bandsPerOctave: Double, lag: Int) throws(DSPError) {
+    init(
+        fftSize: Int, sampleRate: Double, lowest: Double, highest: Double, bandsPerOctave: Double, lag: Int,
+        wideBands: [(Double, Double)] = []
+    ) throws(DSPError) {
         fft = try RealFFT(size: fftSize)
         self.fftSize = fftSize
         self.lag = lag
         window = Window.hann(fftSize)
-        bands = SpectralBands(fftSize: fftSize, sampleRate: sampleRate, lowest: lowest, highest: highest, bandsPerOctave: bandsPerOctave)
+        bands = SpectralBands(fftSize: fftSize, sampleRate: sampleRate, lowest: lowest, highest: highest, bandsPerOctave: bandsPerOctave, wideBands: wideBands)
         laggedLevels = [Double](repeating: -200, count: bands.count * lag)
         floorLevels = [Double](repeating: -200, count: bands.count)
+        measuredDeviations = bands.inverseDeviations.map { 1 / $0 }
     }
 
     /// 10·log10(energy) for a positive energy, to about 1e-6 dB without a libm call
@@ -74,6 +81,7 @@ struct SpectralFluxAnalyzer: ~Copyable {
         bands.lowerBins.withUnsafeBufferPointer { lowerBins in
         bands.upperBins.withUnsafeBufferPointer { upperBins in
         bands.inverseDeviations.withUnsafeBufferPointer { inverseDeviations in
+        measuredDeviations.withUnsafeMutableBufferPointer { measured in
         floorLevels.withUnsafeMutableBufferPointer { floorLevels in
         laggedLevels.withUnsafeMutableBufferPointer { lagged in
             let laggedLevels = lagged.baseAddress! + slot * bandCount
@@ -103,8 +111,18 @@ struct SpectralFluxAnalyzer: ~Copyable {
                 // rose is close to random in noise, and mispredictions dominated this loop.
                 let rise = level > reference ? level - reference : 0
                 let above = level > floor ? level - floor : 0
-                let zRise = rise * inverseDeviations[b]
-                let zAbove = above * inverseDeviations[b]
+                // Whiten by the larger of the theoretical and the measured
+                // fluctuation. The measurement follows the frame-to-frame change
+                // (≈ 1.13 σ for independent frames) over about 2 s, each step
+                // bounded so impacts barely move it.
+                let sigma = measured[b]
+                let change = abs(level - laggedLevels[b]) * (1 / 1.13)
+                if frame > 20 {
+                    measured[b] = sigma + 0.005 * (min(change, 3 * sigma) - sigma)
+                }
+                let inverse = min(inverseDeviations[b], 1 / sigma)
+                let zRise = rise * inverse
+                let zAbove = above * inverse
                 flux += zRise * zRise
                 excess += zAbove * zAbove
                 laggedLevels[b] = level
@@ -119,6 +137,7 @@ struct SpectralFluxAnalyzer: ~Copyable {
                     floorLevels[b] = floor + (difference < 0 ? 0.04 * difference : 0.004 * min(difference, 10))
                 }
             }
+        }
         }
         }
         }
