@@ -50,15 +50,20 @@ public enum FileAnalysis {
             events: events, intervals: intervals, laeq: pipeline.meter.runningLAeq, sourceError: sourceError)
     }
 
-    /// Opens and analyses the file at `path` with the default classifier.
-    /// - Throws: `AudioSourceError` when the file cannot be opened at all.
+    /// Opens and analyses the file at `path` with the trained classifier
+    /// (`model`, or the one shipped in FootstepClassifier's resources).
+    /// - Throws: `ClassifierError` when the model cannot be loaded,
+    ///   `AudioSourceError` when the file cannot be opened at all.
     public static func analyse(
-        path: String, configuration: AnalysisConfiguration, progress: (Int64, Int?) -> Void = { _, _ in }
+        path: String, configuration: AnalysisConfiguration, model: FootstepModel? = nil,
+        progress: (Int64, Int?) -> Void = { _, _ in }
     ) throws -> FileAnalysisResult {
+        let classifier = try model.map { model throws(ClassifierError) in try FootstepModelClassifier(model: model) }
+            ?? FootstepModelClassifier()
         let source = try AudioFileSource(path: path)
         defer { source.close() }
         var result = try analyse(
-            source: source, configuration: configuration, classifier: DetectorOnlyClassifier(),
+            source: source, configuration: configuration, classifier: classifier,
             progress: { progress($0, source.frameCount) })
         result.path = path
         return result

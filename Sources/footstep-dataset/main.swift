@@ -1,1 +1,112 @@
-print("footstep-dataset: not written yet")
+import ArgumentParser
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import Foundation
+import Synchronization
+
+/// Builds the classifier's training or validation set: renders synthetic
+/// scenarios, runs the real pipeline (detector) with a feature-recording
+/// classifier and labels each detection from the ground truth.
+struct FootstepDataset: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "footstep-dataset",
+        abstract: "Write the classifier's feature dataset (CSV) from synthetic scenarios.",
+        discussion: """
+            Each detection is labelled by the nearest ground-truth impact within ±50 ms: a \
+            footstep type, or `other` for a distractor (door, knock, drop, music bass, chair) \
+            and for a detection that matches nothing (noise blips, music and babble onsets). \
+            Training and validation use disjoint seed ranges.
+            """)
+
+    enum Split: String, ExpressibleByArgument, CaseIterable {
+        case train, validation
+    }
+
+    @Option(help: "Which seed range: train or validation (disjoint).")
+    var split: Split = .train
+
+    @Option(help: "Number of scenarios to render.")
+    var scenarios = 120
+
+    @Option(help: "Seconds per scenario.")
+    var duration = 60.0
+
+    @Option(name: .shortAndLong, help: "Output CSV path ('-' for stdout).")
+    var output = "-"
+
+    @Option(help: "Parallel scenarios.")
+    var jobs = 1
+
+    @Option(help: "Directory of fetched real recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); their detections are added as `other`.")
+    var real: String?
+
+    @Option(help: "Instead of a dataset, time the model classifier on this many seconds of the mixed scenario.")
+    var benchmark: Double?
+
+    @Option(help: "Manifest of the real recordings.")
+    var manifest = "tools/training-data/manifest.csv"
+
+    func validate() throws {
+        guard scenarios > 0 else { throw ValidationError("--scenarios must be positive.") }
+        guard duration >= 5 else { throw ValidationError("--duration must be at least 5 s.") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() throws {
+        if let benchmark { return try ClassifierBenchmark.run(seconds: benchmark) }
+        let plans = DatasetPlan.scenarios(split: split == .train ? .train : .validation, count: scenarios, duration: duration)
+        let results = Mutex<[Int: [DatasetRow]]>([:])
+        let failure = Mutex<String?>(nil)
+        let started = Date()
+        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+            var index = worker
+            while index < plans.count {
+                do {
+                    let rows = try DatasetPlan.rows(for: plans[index])
+                    results.withLock { $0[index] = rows }
+                } catch {
+                    failure.withLock { $0 = "\(plans[index].displayName): \(error)" }
+                }
+                index += jobs
+            }
+        }
+        if let message = failure.withLock({ $0 }) { throw ValidationError("scenario failed: \(message)") }
+        var realRows: [DatasetRow] = []
+        if let real {
+            let which: DatasetPlan.Split = split == .train ? .train : .validation
+            for (file, category) in try RealNegatives.files(manifest: manifest, directory: real, split: which) {
+                do {
+                    realRows += try RealNegatives.rows(file: file, category: category, split: which)
+                } catch {
+                    FileHandle.standardError.write(Data("footstep-dataset: skipping \(file): \(error)\n".utf8))
+                }
+            }
+        }
+        var text = DatasetRow.header + "\n"
+        var counts: [String: Int] = [:]
+        let all = results.withLock { $0 }
+        for index in 0..<plans.count {
+            for row in all[index] ?? [] {
+                text += row.csvLine + "\n"
+                counts[row.label, default: 0] += 1
+            }
+        }
+        for row in realRows {
+            text += row.csvLine + "\n"
+            counts["other (real)", default: 0] += 1
+        }
+        if output == "-" {
+            print(text, terminator: "")
+        } else {
+            try text.write(toFile: output, atomically: true, encoding: .utf8)
+        }
+        let summary = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        FileHandle.standardError.write(
+            Data(String(format: "footstep-dataset: %@ %d scenarios, %@ (%.0f s)\n", split.rawValue, plans.count, summary,
+                        Date().timeIntervalSince(started)).utf8))
+    }
+}
+
+FootstepDataset.main()

@@ -19,6 +19,9 @@ extension FootstepCtl {
                 With --output DIR, also writes DIR/<name>.csv per input with the columns \
                 onset_s,label,confidence,duration_s,la_max,lc_max,peak_dbfs (label is the \
                 footstep type, or "other" for a non-footstep impact).
+
+                With --bouts, also lists the gait bouts: consecutive footsteps less than 1.5 s \
+                apart, with start, end, steps, cadence (steps/s), dominant type and walking/running.
                 """)
 
         @Argument(help: "Audio files to analyse.", completion: .file())
@@ -38,6 +41,12 @@ extension FootstepCtl {
 
         @Flag(name: .shortAndLong, help: "Print only the summary, not one row per event.")
         var quiet = false
+
+        @Flag(help: "Also list the gait bouts (walking/running episodes: footsteps less than 1.5 s apart).")
+        var bouts = false
+
+        @Option(help: "Classifier model file (default: the model shipped with footstepctl).", completion: .file())
+        var model: String?
 
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case table, csv, jsonl
@@ -65,12 +74,20 @@ extension FootstepCtl {
             var configuration = AnalysisConfiguration()
             configuration.calibrationOffsetDB = calibration
             configuration.detectorThreshold = threshold
-            let printer = EventPrinter(format: format, quiet: quiet, multipleFiles: files.count > 1)
+            var classifierModel: FootstepModel?
+            if let model {
+                do {
+                    classifierModel = try FootstepModel.load(contentsOf: URL(fileURLWithPath: model))
+                } catch {
+                    throw ValidationError("\(error)")
+                }
+            }
+            let printer = EventPrinter(format: format, quiet: quiet, multipleFiles: files.count > 1, bouts: bouts)
             var failures = 0
             for file in files {
                 do {
                     let reporter = ProgressReporter(label: file)
-                    let result = try FileAnalysis.analyse(path: file, configuration: configuration) { frames, total in
+                    let result = try FileAnalysis.analyse(path: file, configuration: configuration, model: classifierModel) { frames, total in
                         reporter.update(frames: frames, total: total, sampleRate: nil)
                     }
                     reporter.finish()

@@ -1,4 +1,5 @@
 import FootstepAnalysis
+import FootstepClassifier
 import FootstepCore
 import Foundation
 
@@ -7,6 +8,7 @@ struct EventPrinter {
     let format: FootstepCtl.Analyze.OutputFormat
     let quiet: Bool
     let multipleFiles: Bool
+    let bouts: Bool
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -14,8 +16,9 @@ struct EventPrinter {
     }()
     private static let csvHeader = "onset_s,duration_s,kind,type,confidence,intensity,la_max,lc_max,peak_dbfs"
 
-    init(format: FootstepCtl.Analyze.OutputFormat, quiet: Bool, multipleFiles: Bool) {
+    init(format: FootstepCtl.Analyze.OutputFormat, quiet: Bool, multipleFiles: Bool, bouts: Bool = false) {
         self.format = format
+        self.bouts = bouts
         self.quiet = quiet
         self.multipleFiles = multipleFiles
         if format == .csv, !quiet {
@@ -28,6 +31,58 @@ struct EventPrinter {
         case .table: printTable(result)
         case .csv: printCSV(result)
         case .jsonl: printJSONLines(result)
+        }
+        if bouts { printBouts(result) }
+    }
+
+    /// The gait bouts of a result's footsteps.
+    static func bouts(of result: FileAnalysisResult) -> [GaitBout] {
+        GaitBoutTracker.bouts(of: result.events.filter { $0.kind == .footstep }.map { ($0.onsetSeconds, $0.type) })
+    }
+
+    private func printBouts(_ result: FileAnalysisResult) {
+        let bouts = Self.bouts(of: result)
+        switch format {
+        case .table:
+            Swift.print(String(format: "%d gait bouts", bouts.count))
+            guard !bouts.isEmpty else { return }
+            Swift.print(String(format: "%10@ %10@ %6@ %8@  %-12@ %@", "start_s", "end_s", "steps", "steps/s", "type", "gait"))
+            for bout in bouts {
+                Swift.print(
+                    String(
+                        format: "%10.3f %10.3f %6d %8.2f  %-12@ %@", bout.start, bout.end, bout.steps, bout.cadence,
+                        bout.dominantType.rawValue, bout.gait.rawValue))
+            }
+        case .csv:
+            Swift.print("bout_start_s,bout_end_s,steps,cadence_hz,dominant_type,gait")
+            for bout in bouts {
+                Swift.print(
+                    String(
+                        format: "%.3f,%.3f,%d,%.3f,%@,%@", bout.start, bout.end, bout.steps, bout.cadence,
+                        bout.dominantType.rawValue, bout.gait.rawValue))
+            }
+        case .jsonl:
+            for bout in bouts {
+                let line = JSONBout(
+                    file: result.path, start: (bout.start * 1000).rounded() / 1000, end: (bout.end * 1000).rounded() / 1000,
+                    steps: bout.steps, cadence: (bout.cadence * 100).rounded() / 100, type: bout.dominantType.rawValue,
+                    gait: bout.gait.rawValue)
+                if let data = try? encoder.encode(line) { Swift.print(String(decoding: data, as: UTF8.self)) }
+            }
+        }
+    }
+
+    private struct JSONBout: Encodable {
+        var record = "bout"
+        var file: String
+        var start: Double
+        var end: Double
+        var steps: Int
+        var cadence: Double
+        var type: String
+        var gait: String
+        enum CodingKeys: String, CodingKey {
+            case record, file, start = "start_s", end = "end_s", steps, cadence = "cadence_hz", type = "dominant_type", gait
         }
     }
 

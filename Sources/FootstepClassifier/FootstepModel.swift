@@ -1,0 +1,112 @@
+import Foundation
+
+/// The classifier's model file (`Resources/footstep-model.json`, written by
+/// `tools/train_classifier.py`): standardisation, a small dense network
+/// (logistic regression is one linear layer) and a softmax temperature.
+public struct FootstepModel: Sendable, Codable {
+    /// One dense layer: `weights[out][in]`, `biases[out]`, then the activation.
+    public struct Layer: Sendable, Codable {
+        public var weights: [[Double]]
+        public var biases: [Double]
+        /// `relu` or `linear`.
+        public var activation: String
+    }
+
+    public static let formatName = "footstepd-event-classifier"
+    public static let supportedFormatVersion = 1
+    /// The class order the classifier expects.
+    public static let classNames = ["stomping", "heel_strike", "shuffling", "running", "other"]
+
+    public var format: String
+    public var formatVersion: Int
+    /// `EventFeatures.version` the model was trained with.
+    public var featureVersion: Int
+    /// Dataset generator version, scenario count and seed.
+    public var trainingDataVersion: String
+    public var classes: [String]
+    public var features: [String]
+    public var means: [Double]
+    public var scales: [Double]
+    public var layers: [Layer]
+    public var temperature: Double
+
+    /// Loads and validates the model at `url`.
+    public static func load(contentsOf url: URL) throws(ClassifierError) -> FootstepModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .modelUnreadable(path: url.path, reason: error.localizedDescription)
+        }
+        let model: FootstepModel
+        do {
+            model = try JSONDecoder().decode(FootstepModel.self, from: data)
+        } catch {
+            throw .modelInvalid(path: url.path, reason: "not a footstepd model file (\(error))")
+        }
+        try model.validate(path: url.path)
+        return model
+    }
+
+    /// The model shipped in the package's resources.
+    public static func bundled() throws(ClassifierError) -> FootstepModel {
+        guard let url = Bundle.module.url(forResource: "footstep-model", withExtension: "json", subdirectory: "Resources")
+            ?? Bundle.module.url(forResource: "footstep-model", withExtension: "json")
+        else {
+            throw .modelUnreadable(path: "Resources/footstep-model.json", reason: "not found in the FootstepClassifier bundle")
+        }
+        return try load(contentsOf: url)
+    }
+
+    /// Checks the format, the feature list against `EventFeatures` and the shapes.
+    public func validate(path: String = "model") throws(ClassifierError) {
+        guard format == Self.formatName, formatVersion == Self.supportedFormatVersion else {
+            throw .modelInvalid(
+                path: path, reason: "format \(format) v\(formatVersion); this build reads \(Self.formatName) v\(Self.supportedFormatVersion)")
+        }
+        guard featureVersion == EventFeatures.version, features == EventFeatures.names else {
+            let firstDifference = zip(features, EventFeatures.names).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let detail = firstDifference.map { "feature \($0) is '\(features[$0])', expected '\(EventFeatures.names[$0])'" }
+                ?? "\(features.count) features, expected \(EventFeatures.count)"
+            throw .featureMismatch(
+                path: path,
+                reason: "model trained on feature set v\(featureVersion) (\(trainingDataVersion)), this build computes v\(EventFeatures.version); \(detail). Retrain with tools/train_classifier.py")
+        }
+        guard classes == Self.classNames else {
+            throw .modelInvalid(path: path, reason: "classes \(classes), expected \(Self.classNames)")
+        }
+        guard means.count == features.count, scales.count == features.count, scales.allSatisfy({ $0 > 0 }) else {
+            throw .modelInvalid(path: path, reason: "means/scales must have \(features.count) values (scales > 0)")
+        }
+        guard temperature.isFinite, temperature > 0 else {
+            throw .modelInvalid(path: path, reason: "temperature must be positive")
+        }
+        var inputs = features.count
+        for (index, layer) in layers.enumerated() {
+            guard layer.weights.count == layer.biases.count, layer.weights.allSatisfy({ $0.count == inputs }),
+                ["relu", "linear"].contains(layer.activation)
+            else {
+                throw .modelInvalid(path: path, reason: "layer \(index) has the wrong shape or activation")
+            }
+            inputs = layer.biases.count
+        }
+        guard !layers.isEmpty, inputs == classes.count else {
+            throw .modelInvalid(path: path, reason: "the last layer must have \(classes.count) outputs")
+        }
+    }
+}
+
+/// Errors of the classifier module.
+public enum ClassifierError: Error, CustomStringConvertible, Equatable {
+    case modelUnreadable(path: String, reason: String)
+    case modelInvalid(path: String, reason: String)
+    case featureMismatch(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .modelUnreadable(path, reason): "cannot read classifier model '\(path)': \(reason)"
+        case let .modelInvalid(path, reason): "invalid classifier model '\(path)': \(reason)"
+        case let .featureMismatch(path, reason): "classifier model '\(path)' does not match this build: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import FootstepCore
+import FootstepDSP
+
+/// The trained classifier: features (`EventFeatureExtractor`) → model
+/// (`FootstepModel`) → calibrated probabilities over the four footstep types
+/// and `other`.
+///
+/// Decision: the most likely class names the type and its probability is the
+/// confidence. `other` gives kind `other`, type `unknown`. A footstep class
+/// below 0.5 gives type `unknown`, kind footstep when P(any footstep) ≥
+/// P(other). Intensity comes from LAFmax above the background.
+///
+/// All buffers are allocated in `init`; `classify` does not allocate.
+public struct FootstepModelClassifier: EventClassifier {
+    public let model: FootstepModel
+    private var extractor = EventFeatureExtractor()
+    /// Flattened layers: weights row-major [out][in].
+    private let weights: [[Double]]
+    private let biases: [[Double]]
+    private let relu: [Bool]
+    private var activations: [[Double]]
+    /// Probabilities of the last event, in `FootstepModel.classNames` order.
+    public private(set) var probabilities: [Double]
+
+    private static let types: [FootstepType] = [.stomping, .heelStrike, .shuffling, .running]
+
+    public init(model: FootstepModel) throws(ClassifierError) {
+        try model.validate()
+        self.model = model
+        weights = model.layers.map { $0.weights.flatMap { $0 } }
+        biases = model.layers.map(\.biases)
+        relu = model.layers.map { $0.activation == "relu" }
+        activations = [[Double](repeating: 0, count: model.features.count)] + model.layers.map {
+            [Double](repeating: 0, count: $0.biases.count)
+        }
+        probabilities = [Double](repeating: 0, count: FootstepModel.classNames.count)
+    }
+
+    /// The classifier with the model shipped in the package.
+    public init() throws(ClassifierError) {
+        try self.init(model: FootstepModel.bundled())
+    }
+
+    public mutating func classify(
+        _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
+    ) -> Classification {
+        extractor.extract(event, segment: segment, preRollFrames: preRollFrames, sampleRate: sampleRate)
+        let intensity = Intensity(levelAboveBackground: event.lafMax - event.backgroundLAF)
+        return predict(features: extractor.values, intensity: intensity)
+    }
+
+    /// Classifies a feature vector directly (`EventFeatures.names` order).
+    public mutating func predict(features: [Double], intensity: Intensity) -> Classification {
+        precondition(features.count == model.features.count)
+        for i in 0..<features.count {
+            let value = features[i].isFinite ? features[i] : 0
+            activations[0][i] = (value - model.means[i]) / model.scales[i]
+        }
+        for layer in 0..<weights.count {
+            let inputs = activations[layer].count
+            let outputs = biases[layer].count
+            for o in 0..<outputs {
+                var sum = biases[layer][o]
+                let row = o * inputs
+                for i in 0..<inputs { sum += weights[layer][row + i] * activations[layer][i] }
+                activations[layer + 1][o] = relu[layer] ? max(0, sum) : sum
+            }
+        }
+        // Softmax with temperature.
+        let logits = weights.count
+        let temperature = model.temperature
+        var largest = -Double.infinity
+        for value in activations[logits] { largest = max(largest, value / temperature) }
+        var total = 0.0
+        for k in 0..<probabilities.count {
+            let e = exp(activations[logits][k] / temperature - largest)
+            probabilities[k] = e
+            total += e
+        }
+        var best = 0
+        for k in 0..<probabilities.count {
+            probabilities[k] /= total
+            if probabilities[k] > probabilities[best] { best = k }
+        }
+        return Self.decide(probabilities, intensity: intensity)
+    }
+
+    /// The decision rule on calibrated probabilities (stomping, heel_strike, shuffling, running, other).
+    public static func decide(_ p: [Double], intensity: Intensity) -> Classification {
+        var best = 0
+        for k in 1..<p.count where p[k] > p[best] { best = k }
+        let confidence = min(1, max(0, p[best]))
+        if best == 4 {
+            return Classification(kind: .other, type: .unknown, confidence: confidence, intensity: intensity)
+        }
+        if confidence < 0.5 {
+            let footstep = p[0] + p[1] + p[2] + p[3]
+            return Classification(
+                kind: footstep >= p[4] ? .footstep : .other, type: .unknown, confidence: confidence,
+                intensity: intensity)
+        }
+        return Classification(kind: .footstep, type: types[best], confidence: confidence, intensity: intensity)
+    }
+}

@@ -1,0 +1,48 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import Testing
+
+@Suite struct GaitBoutTests {
+    @Test func groupsStepsLessThanOneAndAHalfSecondsApart() {
+        var steps: [(onset: Double, type: FootstepType)] = []
+        for i in 0..<10 { steps.append((1 + Double(i) * 0.5, .heelStrike)) }  // 2 steps/s walking
+        steps.append((12, .stomping))  // isolated: not a bout
+        for i in 0..<12 { steps.append((20 + Double(i) * 0.33, i == 3 ? .unknown : .running)) }
+        let bouts = GaitBoutTracker.bouts(of: steps)
+        #expect(bouts.count == 2)
+        #expect(bouts[0].steps == 10 && bouts[0].start == 1 && bouts[0].end == 5.5)
+        #expect(abs(bouts[0].cadence - 2) < 1e-9)
+        #expect(bouts[0].dominantType == .heelStrike && bouts[0].gait == .walking)
+        #expect(bouts[1].steps == 12 && bouts[1].dominantType == .running && bouts[1].gait == .running)
+        #expect(abs(bouts[1].cadence - 1 / 0.33) < 1e-9)
+    }
+
+    @Test func fastCadenceIsRunningWhateverTheTypes() {
+        let bouts = GaitBoutTracker.bouts(of: (0..<6).map { (Double($0) * 0.3, FootstepType.unknown) })
+        #expect(bouts.count == 1 && bouts[0].gait == .running && bouts[0].dominantType == .unknown)
+    }
+
+    @Test func walkingScenarioBoutsMatchTheGroundTruth() throws {
+        var scenario = SynthesisScenario(.walking, seed: 9_200_001)
+        scenario.duration = 90
+        let source = try SyntheticSource(scenario: scenario)
+        let truthBouts = Dictionary(grouping: source.groundTruth.filter { $0.kind == .footstep }, by: { $0.boutIndex ?? -1 })
+            .values.filter { $0.count >= 2 }
+        let result = try FileAnalysis.analyse(
+            source: source, configuration: AnalysisConfiguration(), classifier: try FootstepModelClassifier())
+        let bouts = GaitBoutTracker.bouts(
+            of: result.events.filter { $0.kind == .footstep }.map { ($0.onsetSeconds, $0.type) })
+        print("walking: \(truthBouts.count) true bouts, \(bouts.count) found: \(bouts.map { "\($0.steps)@\($0.cadence)" })")
+        #expect(abs(bouts.count - truthBouts.count) <= 1)
+        let truthSteps = truthBouts.map(\.count).reduce(0, +)
+        let foundSteps = bouts.map(\.steps).reduce(0, +)
+        #expect(Double(foundSteps) >= 0.9 * Double(truthSteps))
+        for bout in bouts where bout.steps >= 4 {
+            #expect((1.4...2.4).contains(bout.cadence), "walking cadence \(bout.cadence)")
+            #expect(bout.gait == .walking)
+            #expect(bout.dominantType == .heelStrike)
+        }
+    }
+}
