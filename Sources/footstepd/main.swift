@@ -1,1 +1,76 @@
-print("footstepd: not wired yet")
+import ArgumentParser
+import FootstepDaemon
+import Foundation
+import Logging
+
+/// footstepd: records footsteps and other impact noise as evidence.
+/// All logic lives in FootstepDaemon; this parses the command line.
+@main
+struct Footstepd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "footstepd",
+        abstract: "Listen to a microphone, detect and classify footsteps, keep the audio and the evidence.",
+        discussion: """
+            Runs until SIGTERM or SIGINT (graceful: the session is ended as completed). SIGHUP reloads \
+            the configuration file (an invalid file is reported and the old configuration kept). \
+            Exit code 78 means the configuration is invalid.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "FILE"))
+    var config: String?
+
+    @Flag(name: .long, help: "Validate the configuration, print the effective configuration and exit (0 valid, 78 invalid).")
+    var checkConfig = false
+
+    @Option(name: .long, help: ArgumentHelp("alsa[:DEVICE], file:PATH or demo[:SCENARIO] (default: the configured ALSA device).", valueName: "SOURCE"))
+    var source: String?
+
+    @Option(name: .long, help: "Pace file and demo sources at N times real time (default: demo 1, file as fast as possible).")
+    var speed: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Overrides paths.state_dir.", valueName: "DIR"))
+    var stateDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Overrides socket.path.", valueName: "PATH"))
+    var socket: String?
+
+    func validate() throws {
+        if let speed, !(speed > 0 && speed <= 10_000) { throw ValidationError("--speed must be between 0 and 10000, got \(speed)") }
+        if let stateDir, !stateDir.hasPrefix("/") { throw ValidationError("--state-dir must be an absolute path") }
+        if let source { do { _ = try SourceChoice(parsing: source) } catch { throw ValidationError("\(error)") } }
+    }
+
+    func run() async throws {
+        let path = config ?? DaemonConfiguration.defaultPath
+        let configuration: DaemonConfiguration
+        do {
+            if config == nil && !FileManager.default.fileExists(atPath: path) {
+                configuration = DaemonConfiguration()  // no file installed: built-in defaults
+            } else {
+                configuration = try DaemonConfiguration.load(path: path)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("footstepd: invalid configuration: \(error)\n".utf8))
+            throw ExitCode(ConfigurationError.exitCode)
+        }
+        var options = DaemonOptions(stateDirectory: stateDir, socketPath: socket)
+        if FileManager.default.fileExists(atPath: path) { options.configurationPath = path }
+        let choice = try source.map { try SourceChoice(parsing: $0) } ?? .alsa(device: nil)
+        if case .demo = choice { options.speed = speed ?? 1 } else { options.speed = speed }
+        if checkConfig {
+            print(configuration.applying(options).renderedTOML, terminator: "")
+            return
+        }
+
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+        let logger = Logger(label: "footstepd")
+        let (group, _) = DaemonApplication.build(
+            configuration: configuration, source: choice, options: options, logger: logger)
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("footstepd failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

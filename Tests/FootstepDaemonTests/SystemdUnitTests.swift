@@ -9,7 +9,14 @@ struct SystemdUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Foundation's Process on Linux can deadlock in `waitUntilExit` when two
+    /// tests wait at once (both cooperative threads of a 2-core machine blocked):
+    /// one child at a time.
+    static let processLock = NSLock()
+
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        processLock.lock()
+        defer { processLock.unlock() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

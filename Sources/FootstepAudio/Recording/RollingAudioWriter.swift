@@ -1,0 +1,184 @@
+import FootstepCore
+import Foundation
+
+/// Writes a session's audio as a series of files: a new file when the session
+/// starts (or resumes) and at every wall-clock-aligned roll boundary (every
+/// `rollInterval` seconds since midnight UTC, e.g. 00:00, 04:00, … for 4 h),
+/// named `<UTC yyyyMMdd'T'HHmmss'Z'>-s<session>.<ext>` in `directory`.
+///
+/// Times come from the session's sample clock: the wall-clock `anchor` of frame
+/// `anchorFrame` plus frames / sample rate, so a roll falls on the exact frame
+/// of the boundary whatever the block size. The file is flushed to disk
+/// (`fsync`) at least every `syncInterval` seconds of wall-clock time; WAV
+/// headers are rewritten after every write (libsndfile's automatic header
+/// update), so a crash loses at most the last sync interval.
+///
+/// - Note: Not thread-safe: call from one thread (the pipeline's).
+public final class RollingAudioWriter {
+    /// A file that was just opened.
+    public struct OpenedFile: Sendable, Equatable {
+        public var path: String
+        /// Session frame of the file's first frame.
+        public var startFrame: Int64
+        /// Wall-clock time of the first frame.
+        public var startedAt: Date
+    }
+
+    /// A file that was closed and finalised.
+    public struct ClosedFile: Sendable, Equatable {
+        public var path: String
+        public var startFrame: Int64
+        public var startedAt: Date
+        public var frames: Int64
+        /// Size on disk after closing.
+        public var bytes: Int64
+    }
+
+    public let directory: String
+    public let container: AudioFileContainer
+    public let format: AudioFormat
+    public let sessionId: Int64
+    /// Seconds between rolls; files start on multiples of it (UTC).
+    public let rollInterval: Double
+    /// Seconds between fsyncs of the open file.
+    public let syncInterval: Double
+
+    /// Called when a file is opened (from the thread that calls `write`).
+    public var onOpen: (OpenedFile) -> Void = { _ in }
+    /// Called when a file is closed (from the thread that calls `write`/`close`).
+    public var onClose: (ClosedFile) -> Void = { _ in }
+
+    /// Session frames written so far (the session clock).
+    public private(set) var sessionFrame: Int64
+    private var anchor: Date
+    private var anchorFrame: Int64
+    private var current: (writer: AudioFileWriter, opened: OpenedFile, rollFrame: Int64)?
+    private var lastSync = ContinuousClock.now
+
+    /// - Parameters:
+    ///   - anchor: Wall-clock time of session frame `startFrame`.
+    public init(
+        directory: String, container: AudioFileContainer, format: AudioFormat, sessionId: Int64,
+        anchor: Date, startFrame: Int64 = 0, rollInterval: Double = 4 * 3600, syncInterval: Double = 1
+    ) throws(AudioFileWriterError) {
+        precondition(rollInterval > 0 && syncInterval > 0)
+        self.directory = directory
+        self.container = container
+        self.format = format
+        self.sessionId = sessionId
+        self.rollInterval = rollInterval
+        self.syncInterval = syncInterval
+        self.anchor = anchor
+        self.anchorFrame = startFrame
+        self.sessionFrame = startFrame
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AudioFileWriterError(path: directory, reason: "cannot create the directory: \(error.localizedDescription)")
+        }
+    }
+
+    deinit { try? close() }
+
+    /// The path of the file being written, if any.
+    public var currentPath: String? { current?.opened.path }
+
+    /// Wall-clock time of a session frame.
+    public func time(ofFrame frame: Int64) -> Date {
+        anchor.addingTimeInterval(Double(frame - anchorFrame) / Double(format.sampleRate))
+    }
+
+    /// Re-anchors the session clock (after a device restart or a pause): closes
+    /// the current file; the next write opens a new one starting at `date`.
+    public func reanchor(to date: Date) throws(AudioFileWriterError) {
+        try closeCurrent()
+        anchor = date
+        anchorFrame = sessionFrame
+    }
+
+    /// Appends interleaved frames, rolling files at boundaries.
+    public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioFileWriterError) {
+        let channels = format.channels
+        var done = 0
+        while done < frames {
+            if current == nil { try openFile() }
+            let remainingInFile = Int(current!.rollFrame - sessionFrame)
+            let count = min(frames - done, remainingInFile)
+            if count > 0 {
+                try current!.writer.write(UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + count) * channels)]))
+                sessionFrame += Int64(count)
+                done += count
+            }
+            if sessionFrame >= current!.rollFrame { try closeCurrent() }
+        }
+        let now = ContinuousClock.now
+        if let current, now - lastSync >= .seconds(syncInterval) {
+            current.writer.sync()
+            lastSync = now
+        }
+    }
+
+    /// Advances the session clock by `frames` without writing them (audio writing
+    /// suspended, e.g. the disk is full); closes the current file first.
+    public func skip(frames: Int) {
+        try? closeCurrent()
+        sessionFrame += Int64(frames)
+    }
+
+    /// Closes the current file after a write error, ignoring further errors.
+    public func abandonCurrent() throws(AudioFileWriterError) {
+        try? closeCurrent()
+    }
+
+    /// Closes the current file (the next `write` opens a new one).
+    public func close() throws(AudioFileWriterError) { try closeCurrent() }
+
+    /// The file name for a file starting at `date`.
+    public static func fileName(startingAt date: Date, sessionId: Int64, container: AudioFileContainer) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        return "\(stamp)-s\(sessionId).\(container.fileExtension)"
+    }
+
+    private func openFile() throws(AudioFileWriterError) {
+        let start = time(ofFrame: sessionFrame)
+        let interval = rollInterval
+        let startSeconds = start.timeIntervalSince1970
+        let boundary = ((startSeconds / interval).rounded(.down) + 1) * interval
+        let rate = Double(format.sampleRate)
+        // Frame of the boundary in the session clock (at least one frame ahead).
+        let rollFrame = max(
+            sessionFrame + 1,
+            anchorFrame + Int64(((boundary - anchor.timeIntervalSince1970) * rate).rounded(.up)))
+        var path = "\(directory)/\(Self.fileName(startingAt: start, sessionId: sessionId, container: container))"
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: path) {
+            path = "\(directory)/\(Self.fileName(startingAt: start, sessionId: sessionId, container: container))"
+                .replacingOccurrences(of: ".\(container.fileExtension)", with: "-\(suffix).\(container.fileExtension)")
+            suffix += 1
+        }
+        let writer = try AudioFileWriter(path: path, format: format, container: container)
+        let opened = OpenedFile(path: path, startFrame: sessionFrame, startedAt: start)
+        current = (writer, opened, rollFrame)
+        lastSync = .now
+        onOpen(opened)
+    }
+
+    private func closeCurrent() throws(AudioFileWriterError) {
+        guard let current else { return }
+        self.current = nil
+        var failure: AudioFileWriterError?
+        do { try current.writer.close() } catch { failure = error }
+        var status = stat()
+        let bytes = stat(current.opened.path, &status) == 0 ? Int64(status.st_size) : 0
+        onClose(
+            ClosedFile(
+                path: current.opened.path, startFrame: current.opened.startFrame, startedAt: current.opened.startedAt,
+                frames: current.writer.framesWritten, bytes: bytes))
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,253 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+import Foundation
+import Synchronization
+
+/// What the capture thread reports to the service, in stream order.
+enum CaptureReport: Sendable {
+    case fileOpened(RollingAudioWriter.OpenedFile)
+    case fileClosed(RollingAudioWriter.ClosedFile)
+    /// An event with its sample-accurate wall-clock onset.
+    case event(AnalyzedEvent, timestamp: Date)
+    /// A level interval with the wall-clock time of its first frame.
+    case levels(IntervalLevels, startedAt: Date)
+    /// The device stopped delivering audio; the thread retries with backoff.
+    case deviceLost(reason: String, at: Date)
+    /// Capture resumed after `deviceLost`: the stretch in between is a gap.
+    case deviceRestored(lostAt: Date, at: Date)
+    /// Writing audio failed (disk full, I/O error): events and levels go on.
+    case audioWriteFailed(reason: String)
+    /// Writing audio works again.
+    case audioWriteResumed
+    /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
+    case overrun(droppedPeriods: Int, xruns: Int)
+    /// A fatal error: the capture thread stopped.
+    case failed(reason: String)
+}
+
+/// Runs source → analysis pipeline → rolling audio writer on a dedicated
+/// thread (reads block), and hands what comes out to the service through a
+/// locked queue. It never touches SQLite.
+///
+/// - Note: `start()` once; the other members are safe from any thread.
+final class CaptureWorker: @unchecked Sendable {
+    struct Settings: Sendable {
+        var sessionId: Int64
+        var anchor: Date
+        var analysis: AnalysisConfiguration
+        var audioDirectory: String
+        var container: AudioFileContainer
+        var rollInterval: Double
+        var syncInterval: Double
+        /// Opens the source again after a device loss; nil for sources that cannot come back.
+        var reopen: (@Sendable () throws(AudioSourceError) -> any AudioSource)?
+        /// Seconds between audio write retries after a failure.
+        var audioRetryInterval: Double = 10
+    }
+
+    private let settings: Settings
+    private let sourceBox: UncheckedBox<any AudioSource>
+    private let reports = Mutex<[CaptureReport]>([])
+    private let stopRequested = Atomic<Bool>(false)
+    private let pauseRequested = Atomic<Bool>(false)
+    private let finishedFlag = Atomic<Bool>(false)
+    private let frames = Atomic<Int64>(0)
+    private let written = Atomic<Int64>(0)
+    let format: AudioFormat
+
+    init(source: any AudioSource, settings: Settings) {
+        self.sourceBox = UncheckedBox(source)
+        self.settings = settings
+        self.format = source.format
+    }
+
+    /// Frames captured so far (the watchdog pings only while this grows).
+    var capturedFrames: Int64 { frames.load(ordering: .relaxed) }
+    /// The session clock: frames analysed (and written, unless audio is suspended).
+    var writtenFrames: Int64 { written.load(ordering: .relaxed) }
+    /// True once the thread has ended and closed its last file.
+    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
+
+    func start() {
+        let thread = Thread { [self] in self.main() }
+        thread.name = "footstepd-pipeline"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Asks the thread to finish: it flushes the pipeline, closes the file and ends.
+    func requestStop() { stopRequested.store(true, ordering: .releasing) }
+    /// While paused, frames are read and dropped (no analysis, no audio file).
+    func setPaused(_ paused: Bool) { pauseRequested.store(paused, ordering: .releasing) }
+
+    /// Everything reported since the last call, in order.
+    func takeReports() -> [CaptureReport] {
+        reports.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+    }
+
+    private func post(_ report: CaptureReport) { reports.withLock { $0.append(report) } }
+
+    private func main() {
+        defer { finishedFlag.store(true, ordering: .releasing) }
+        let source = sourceBox.value
+        let format = source.format
+        do {
+            let writer = try RollingAudioWriter(
+                directory: settings.audioDirectory, container: settings.container, format: format,
+                sessionId: settings.sessionId, anchor: settings.anchor, rollInterval: settings.rollInterval,
+                syncInterval: settings.syncInterval)
+            // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.
+            let box = PipelineBox(
+                try AnalysisPipeline(
+                    format: format, configuration: settings.analysis, classifier: DetectorOnlyClassifier(),
+                    maximumBlockFrames: Self.blockFrames))
+            loop(pipeline: &box.pipeline, writer: writer, source: source)
+        } catch {
+            source.close()
+            post(.failed(reason: "\(error)"))
+        }
+    }
+
+    private static let blockFrames = 2048
+
+    private func loop(
+        pipeline: inout AnalysisPipeline<DetectorOnlyClassifier>, writer: RollingAudioWriter, source initial: any AudioSource
+    ) {
+        var source = initial
+        let format = source.format
+        let blockFrames = Self.blockFrames
+        writer.onOpen = { [self] in post(.fileOpened($0)) }
+        writer.onClose = { [self] in post(.fileClosed($0)) }
+        var buffer = [Float](repeating: 0, count: blockFrames * format.channels)
+        var audioFailedAt: ContinuousClock.Instant?
+        var paused = false
+        // Frames read while paused: in the session clock, not in the pipeline's.
+        var skipped: Int64 = 0
+        var dropped = 0
+        var xruns = 0
+        var lastOverrunReport = ContinuousClock.now - .seconds(10)  // at most one report per 10 s
+        var batch: [CaptureReport] = []
+        batch.reserveCapacity(64)
+
+        func handle(_ output: AnalysisOutput) {
+            switch output {
+            case var .event(event):
+                event.onsetFrame += skipped
+                batch.append(.event(event, timestamp: writer.time(ofFrame: event.onsetFrame)))
+            case var .levels(levels):
+                levels.startFrame += skipped
+                batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
+            }
+        }
+        func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {
+            if let failedAt = audioFailedAt {
+                guard ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval) else {
+                    writer.skip(frames: count)
+                    return
+                }
+                audioFailedAt = nil
+                try? writer.reanchor(to: writer.time(ofFrame: writer.sessionFrame))
+                post(.audioWriteResumed)
+            }
+            do {
+                try writer.write(samples, frames: count)
+            } catch {
+                audioFailedAt = .now
+                try? writer.abandonCurrent()
+                post(.audioWriteFailed(reason: "\(error)"))
+            }
+        }
+
+        while !stopRequested.load(ordering: .acquiring) {
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(AudioSourceError) in
+                    try source.read(into: buffer)
+                }
+            } catch {
+                guard case let .deviceLost(_, _, reason) = error, let reopen = settings.reopen else {
+                    post(.failed(reason: "\(error)"))
+                    break
+                }
+                let lostAt = Date()
+                try? writer.close()
+                source.close()
+                post(.deviceLost(reason: reason, at: lostAt))
+                guard let reopened = reconnect(reopen) else { break }
+                source = reopened
+                dropped = 0
+                xruns = 0
+                let now = Date()
+                try? writer.reanchor(to: now)
+                post(.deviceRestored(lostAt: lostAt, at: now))
+                continue
+            }
+            if count == 0 { break }
+            frames.add(Int64(count), ordering: .relaxed)
+            if let alsa = source as? ALSACaptureSource {
+                let statistics = alsa.statistics
+                if statistics.droppedPeriods != dropped || statistics.xruns != xruns,
+                    ContinuousClock.now - lastOverrunReport >= .seconds(10)
+                {
+                    lastOverrunReport = .now
+                    dropped = statistics.droppedPeriods
+                    xruns = statistics.xruns
+                    post(.overrun(droppedPeriods: dropped, xruns: xruns))
+                }
+            }
+            let pauseNow = pauseRequested.load(ordering: .acquiring)
+            paused = pauseNow
+            if paused {
+                // The clock runs on (the frames were captured); the file ends and
+                // a new one starts on resume.
+                writer.skip(frames: count)
+                skipped += Int64(count)
+                written.store(writer.sessionFrame, ordering: .relaxed)
+                continue
+            }
+            buffer.withUnsafeBufferPointer { samples in
+                pipeline.process(samples, frames: count) { handle($0) }
+                writeAudio(samples, count)
+            }
+            written.store(writer.sessionFrame, ordering: .relaxed)
+            if !batch.isEmpty {
+                reports.withLock { $0.append(contentsOf: batch) }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        pipeline.finish { handle($0) }
+        if !batch.isEmpty { reports.withLock { $0.append(contentsOf: batch) } }
+        do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)")) }
+        source.close()
+    }
+
+    /// Retries opening the device with backoff (0.25 s doubling to 2 s, so it
+    /// resumes within about 2 s of the device returning) until it opens or a stop is requested.
+    private func reconnect(_ reopen: @Sendable () throws(AudioSourceError) -> any AudioSource) -> (any AudioSource)? {
+        var delay = 0.25
+        while !stopRequested.load(ordering: .acquiring) {
+            Thread.sleep(forTimeInterval: delay)
+            if let source = try? reopen() { return source }
+            delay = min(delay * 2, 2)
+        }
+        return nil
+    }
+}
+
+/// Owns the pipeline for the capture thread.
+final class PipelineBox {
+    var pipeline: AnalysisPipeline<DetectorOnlyClassifier>
+    init(_ pipeline: consuming AnalysisPipeline<DetectorOnlyClassifier>) { self.pipeline = pipeline }
+}
+
+/// Moves a non-Sendable value to the thread that will own it.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,64 @@
+import FootstepAudio
+import Foundation
+
+/// Delivers an inner source at `speed` × real time (sleeps between reads), so
+/// that a file or the synthetic scenario behaves like a live device.
+final class PacedSource: AudioSource {
+    let inner: any AudioSource
+    let speed: Double
+    private var delivered: Int64 = 0
+    private var start: ContinuousClock.Instant?
+
+    init(_ inner: any AudioSource, speed: Double) {
+        self.inner = inner
+        self.speed = speed
+    }
+
+    var format: AudioFormat { inner.format }
+    var name: String { inner.name }
+    var frameCount: Int? { inner.frameCount }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
+        let start = self.start ?? .now
+        self.start = start
+        // At most ~50 ms of stream time per read, so pacing stays smooth.
+        let limit = max(1, Int(Double(format.sampleRate) * 0.05 * speed)) * format.channels
+        let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, limit)])
+        let frames = try inner.read(into: slice)
+        delivered += Int64(frames)
+        let due = start + .seconds(Double(delivered) / (Double(format.sampleRate) * speed))
+        let now = ContinuousClock.now
+        if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds)) }
+        return frames
+    }
+
+    func close() { inner.close() }
+}
+
+/// Ends an inner source after `frames` frames (the ALSA file plugin never
+/// reports the end of its input).
+final class LimitedSource: AudioSource {
+    let inner: any AudioSource
+    let limit: Int
+    private var delivered = 0
+
+    init(_ inner: any AudioSource, frames: Int) {
+        self.inner = inner
+        self.limit = frames
+    }
+
+    var format: AudioFormat { inner.format }
+    var name: String { inner.name }
+    var frameCount: Int? { min(inner.frameCount ?? limit, limit) }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
+        let remaining = limit - delivered
+        guard remaining > 0 else { return 0 }
+        let count = min(buffer.count, remaining * format.channels)
+        let frames = try inner.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+        delivered += frames
+        return frames
+    }
+
+    func close() { inner.close() }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Run-time choices that are not part of the configuration file (command line, tests).
+public struct DaemonOptions: Sendable {
+    /// Overrides `state_directory`.
+    public var stateDirectory: String?
+    /// Overrides `socket.path`.
+    public var socketPath: String?
+    /// Paces files and scenarios at this multiple of real time; nil reads them as fast as possible.
+    public var speed: Double?
+    /// Ends capture after this many frames (tests: the ALSA file plugin never reports its end).
+    public var maximumFrames: Int?
+    /// Periods the ALSA hand-off ring holds (default 128, about 8 s). Tests reading an unpaced
+    /// file-plugin PCM set it to hold the whole input so that nothing is dropped.
+    public var captureRingPeriods: Int?
+    /// Seconds between batched store writes (events are at most this late).
+    public var flushInterval: Double = 1
+    /// Seconds between `STATUS=` updates.
+    public var statusInterval: Double = 10
+    /// The configuration file, for reloads (nil: built-in defaults, nothing to reload).
+    public var configurationPath: String?
+
+    public init(
+        stateDirectory: String? = nil, socketPath: String? = nil, speed: Double? = nil, maximumFrames: Int? = nil,
+        configurationPath: String? = nil
+    ) {
+        self.stateDirectory = stateDirectory
+        self.socketPath = socketPath
+        self.speed = speed
+        self.maximumFrames = maximumFrames
+        self.configurationPath = configurationPath
+    }
+}
+
+extension DaemonConfiguration {
+    /// The configuration with the command-line overrides applied.
+    public func applying(_ options: DaemonOptions) -> DaemonConfiguration {
+        var configuration = self
+        if let directory = options.stateDirectory { configuration.stateDirectory = directory }
+        if let path = options.socketPath { configuration.socket.path = path }
+        return configuration
+    }
+
+    /// `<state>/footstepd.db`.
+    public var databasePath: String { "\(stateDirectory)/footstepd.db" }
+    /// `<state>/audio`.
+    public var audioDirectory: String { "\(stateDirectory)/audio" }
+}

@@ -1,0 +1,257 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepCore
+import FootstepStore
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The daemon: one service whose `run()` owns the whole flow (source →
+/// pipeline → rolling audio → store, journald, sd_notify), so producer and
+/// consumer stop together on graceful shutdown.
+///
+/// At start-up it repairs unfinished audio files and closes sessions left
+/// open by a crash as `interrupted`, then starts a session and sends
+/// `READY=1` once capture and the store are up. Capture runs on its own
+/// thread (`CaptureWorker`); this task drains it every 100 ms, writes events
+/// and levels in batches (at most `flushInterval` late), pings the watchdog
+/// only while frames arrive, and ends the session as `completed` on stop or
+/// shutdown. A finite source (file, scenario) ends the run at its end.
+public final class FootstepDaemonService: Service, Sendable {
+    private struct Control {
+        var configuration: DaemonConfiguration
+        var wantRunning = true
+        var wantPaused = false
+        var status = DaemonStatus()
+    }
+
+    public let source: SourceChoice
+    public let options: DaemonOptions
+    private let logger: Logger
+    private let notifier: SystemdNotifier
+    private let control: Mutex<Control>
+    private let shuttingDown = Atomic<Bool>(false)
+
+    public init(
+        configuration: DaemonConfiguration, source: SourceChoice, options: DaemonOptions = DaemonOptions(),
+        logger: Logger, notifier: SystemdNotifier = SystemdNotifier()
+    ) {
+        self.source = source
+        self.options = options
+        self.logger = logger
+        self.notifier = notifier
+        self.control = Mutex(Control(configuration: configuration.applying(options)))
+    }
+
+    // MARK: Control (for the control socket)
+
+    /// A snapshot of the daemon's state.
+    public var status: DaemonStatus { control.withLock { $0.status } }
+    /// The configuration in force (the next session uses a reloaded one).
+    public var configuration: DaemonConfiguration { control.withLock { $0.configuration } }
+
+    /// Starts a session if none is running.
+    public func start() { control.withLock { $0.wantRunning = true; $0.wantPaused = false } }
+    /// Ends the current session as `completed`; the daemon stays up, idle.
+    public func stop() { control.withLock { $0.wantRunning = false } }
+    /// Pauses the session: frames are read and dropped, no audio is written.
+    public func pause() { control.withLock { $0.wantPaused = true } }
+    /// Resumes a paused session (a new audio file, the clock re-anchored).
+    public func resume() { control.withLock { $0.wantPaused = false } }
+
+    /// Replaces the configuration (already validated); capture settings apply
+    /// from the next session.
+    public func reload(_ configuration: DaemonConfiguration) {
+        control.withLock { $0.configuration = configuration.applying(options) }
+    }
+
+    private func update(_ body: (inout DaemonStatus) -> Void) {
+        control.withLock { body(&$0.status) }
+    }
+
+    // MARK: Run
+
+    public func run() async throws {
+        let configuration = self.configuration
+        let database = try openStore(configuration)
+        try StartupRecovery(database: database, audioDirectory: configuration.audioDirectory, logger: logger).run()
+        var readySent = false
+        try await withGracefulShutdownHandler {
+            while !isShuttingDown {
+                guard control.withLock({ $0.wantRunning }) else {
+                    update { $0.state = .idle; $0.sessionId = nil }
+                    try? await Task.sleep(for: .milliseconds(200))
+                    continue
+                }
+                let ended = try await runSession(database: database, readySent: &readySent)
+                if ended && (source.isFinite || options.maximumFrames != nil) { break }
+            }
+        } onGracefulShutdown: {
+            self.shuttingDown.store(true, ordering: .releasing)
+        }
+        update { $0.state = .stopping }
+        notifier.stopping(status: "stopping")
+        logger.info("footstepd stopped", metadata: ["message_id": "\(MessageID.stopped)"])
+    }
+
+    private var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) || Task.isCancelled }
+
+    private func openStore(_ configuration: DaemonConfiguration) throws -> FootstepDatabase {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: configuration.audioDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw DaemonError("cannot create the state directory \(configuration.stateDirectory): \(error.localizedDescription)")
+        }
+        return try FootstepDatabase.open(path: configuration.databasePath)
+    }
+
+    /// Opens the source; an ALSA device that is missing is retried with backoff.
+    private func openSource(_ configuration: DaemonConfiguration) async throws -> (any AudioSource)? {
+        var delay = 0.5
+        while !isShuttingDown {
+            do {
+                let opened = try source.open(
+                    configuration: configuration, speed: options.speed, maximumFrames: options.maximumFrames,
+                    ringPeriods: options.captureRingPeriods)
+                return opened
+            } catch {
+                guard case .alsa = source, case .deviceUnavailable = error else { throw DaemonError("\(error)") }
+                update { $0.state = .deviceLost; $0.lastError = "\(error)" }
+                notifier.status(status.line)
+                logger.error("capture device unavailable, retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(delay))
+                delay = min(delay * 2, 4)
+            }
+        }
+        return nil
+    }
+
+    /// One session from start to stop. Returns true when the source ended.
+    private func runSession(database: FootstepDatabase, readySent: inout Bool) async throws -> Bool {
+        let configuration = self.configuration
+        guard let audio = try await openSource(configuration) else { return false }
+        let format = audio.format
+        let anchor = Date()
+        let session = try database.createSession(
+            startedAt: anchor, device: audio.name, sampleRate: format.sampleRate, channels: format.channels)
+        let sessionId = session.id!
+        var reopen: (@Sendable () throws(AudioSourceError) -> any AudioSource)?
+        if case .alsa = source {
+            let choice = source
+            reopen = { () throws(AudioSourceError) in
+                try choice.open(configuration: configuration, speed: nil, maximumFrames: nil)
+            }
+        }
+        let worker = CaptureWorker(
+            source: audio,
+            settings: CaptureWorker.Settings(
+                sessionId: sessionId, anchor: anchor, analysis: configuration.analysisConfiguration,
+                audioDirectory: configuration.audioDirectory, container: configuration.recording.audioFormat,
+                rollInterval: configuration.recording.rollInterval, syncInterval: configuration.recording.syncInterval,
+                reopen: reopen))
+        update {
+            $0.state = .recording
+            $0.sessionId = sessionId
+            $0.source = audio.name
+            $0.capturedFrames = 0
+            $0.lastError = nil
+        }
+        worker.start()
+        logger.info(
+            "session \(sessionId) started from \(audio.name) (\(format))",
+            metadata: ["message_id": "\(MessageID.sessionStarted)", "footstep.session": "\(sessionId)"])
+        if !readySent {
+            notifier.ready(status: status.line)
+            readySent = true
+        } else {
+            notifier.status(status.line)
+        }
+
+        var sink = SessionSink(
+            database: database, sessionId: sessionId, sampleRate: format.sampleRate, channels: format.channels,
+            logger: logger)
+        let watchdogInterval = notifier.watchdogInterval
+        let clock = ContinuousClock()
+        var lastFlush = clock.now
+        var lastWatchdog = clock.now
+        var lastWatchdogFrames: Int64 = 0
+        var lastStatus = clock.now
+        var lastProgress = clock.now
+        var paused = false
+        var stopRequested = false
+        while true {
+            try? await Task.sleep(for: .milliseconds(100))
+            let (wantRunning, wantPaused) = control.withLock { ($0.wantRunning, $0.wantPaused) }
+            if !stopRequested, isShuttingDown || !wantRunning {
+                stopRequested = true
+                worker.requestStop()
+            }
+            if wantPaused != paused {
+                paused = wantPaused
+                worker.setPaused(paused)
+                try? database.setSessionStatus(sessionId, paused ? .paused : .recording)
+                update { $0.state = paused ? .paused : .recording }
+                logger.info("session \(sessionId) \(paused ? "paused" : "resumed")", metadata: ["footstep.session": "\(sessionId)"])
+            }
+            let finished = worker.isFinished
+            sink.handle(worker.takeReports(), status: update)
+            let now = clock.now
+            if finished || now - lastFlush >= .seconds(options.flushInterval) {
+                sink.flush(status: update)
+                lastFlush = now
+            }
+            let frames = worker.capturedFrames
+            update { $0.capturedFrames = frames }
+            if let watchdogInterval, now - lastWatchdog >= watchdogInterval / 2 {
+                // Only while audio is really arriving: a dead microphone trips the watchdog.
+                if frames > lastWatchdogFrames {
+                    notifier.watchdog()
+                    lastWatchdogFrames = frames
+                }
+                lastWatchdog = now
+            }
+            if now - lastProgress >= .seconds(5) {
+                sink.recordProgress(framesWritten: worker.writtenFrames)
+                lastProgress = now
+            }
+            if now - lastStatus >= .seconds(options.statusInterval) {
+                notifier.status(status.line)
+                lastStatus = now
+            }
+            if finished { break }
+        }
+        let endedAt = max(anchor, sink.lastDataTime ?? Date())
+        try database.endSession(sessionId, at: endedAt, status: .completed)
+        logger.info(
+            "session \(sessionId) completed: \(sink.storedEvents) events, \(worker.capturedFrames) frames",
+            metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])
+        update { $0.sessionId = nil; $0.state = .idle }
+        if let failure = sink.failure, !stopRequested { throw DaemonError(failure) }
+        return !stopRequested
+    }
+}
+
+/// journald MESSAGE_IDs of lifecycle entries (`journalctl MESSAGE_ID=…`).
+enum MessageID {
+    static let sessionStarted = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f801"
+    static let sessionEnded = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f802"
+    static let deviceLost = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f803"
+    static let deviceRestored = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f804"
+    static let fileRepaired = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f805"
+    static let stopped = "5c1b0e3f6a8d4f0e9b7e2d61a4c3f806"
+}
+
+extension DaemonConfiguration {
+    /// The pipeline settings from this configuration.
+    public var analysisConfiguration: AnalysisConfiguration {
+        var analysis = AnalysisConfiguration()
+        analysis.levelIntervalSeconds = levels.interval
+        analysis.calibrationOffsetDB = levels.calibrationOffset
+        analysis.detectorThreshold = detection.threshold
+        analysis.minimumInterOnsetInterval = detection.minimumInterOnsetInterval
+        analysis.equalizer = equalizer
+        return analysis
+    }
+}

@@ -1,0 +1,158 @@
+import CSndfile
+import FootstepAudio
+import FootstepCore
+import FootstepTesting
+import Foundation
+import Testing
+
+@Suite("Rolling audio files and start-up repair")
+struct RecordingTests {
+    /// A deterministic test signal: a slow chirp plus a counter-like ramp, within ±0.5.
+    static func signal(frames: Int, rate: Int = 16000) -> [Float] {
+        (0..<frames).map { i in
+            let t = Double(i) / Double(rate)
+            return Float(0.4 * sin(2 * .pi * (200 + 50 * t) * t) + 0.05 * Double(i % 97) / 97)
+        }
+    }
+
+    static func decode(_ path: String) throws -> [Float] {
+        let source = try AudioFileSource(path: path)
+        defer { source.close() }
+        var all: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+        while true {
+            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if frames == 0 { break }
+            all.append(contentsOf: buffer[0..<(frames * source.format.channels)])
+        }
+        return all
+    }
+
+    static func sndfileFrames(_ path: String) -> Int64 {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else { return -1 }
+        sf_close(handle)
+        return Int64(info.frames)
+    }
+
+    @Test func fileNamesAreTheUTCStartAndTheSession() {
+        let date = Date(timeIntervalSince1970: 1_763_769_600 + 3 * 3600 + 4 * 60 + 5.75)  // 2025-11-22 03:04:05.75 UTC
+        #expect(RollingAudioWriter.fileName(startingAt: date, sessionId: 42, container: .flac) == "20251122T030405Z-s42.flac")
+        #expect(RollingAudioWriter.fileName(startingAt: date, sessionId: 7, container: .wav) == "20251122T030405Z-s7.wav")
+    }
+
+    @Test(arguments: [AudioFileContainer.flac, .wav])
+    func rollsAtWallClockBoundariesIntoContiguousFiles(container: AudioFileContainer) throws {
+        let directory = try TemporaryDirectory()
+        let rate = 16000
+        let anchor = Date(timeIntervalSince1970: 1_763_769_600.5)  // half a second past a boundary
+        let writer = try RollingAudioWriter(
+            directory: directory.appending("audio"), container: container, format: AudioFormat(sampleRate: rate, channels: 1),
+            sessionId: 3, anchor: anchor, rollInterval: 1, syncInterval: 0.1)
+        var opened: [RollingAudioWriter.OpenedFile] = []
+        var closed: [RollingAudioWriter.ClosedFile] = []
+        writer.onOpen = { opened.append($0) }
+        writer.onClose = { closed.append($0) }
+        let samples = Self.signal(frames: 3 * rate + 3210)
+        var offset = 0
+        let blocks = [1000, 333, 4096, 17, 2048]
+        var index = 0
+        while offset < samples.count {
+            let count = min(blocks[index % blocks.count], samples.count - offset)
+            try samples.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[offset..<(offset + count)]), frames: count) }
+            offset += count
+            index += 1
+        }
+        try writer.close()
+
+        #expect(opened.count == 4)
+        #expect(closed.map(\.frames) == [8000, 16000, 16000, 11210])
+        #expect(closed.map(\.frames).reduce(0, +) == Int64(samples.count))
+        for (previous, next) in zip(closed, closed.dropFirst()) {
+            #expect(next.startFrame == previous.startFrame + previous.frames)
+        }
+        #expect(closed.dropFirst().allSatisfy { $0.startedAt.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0 })
+        #expect(closed.map { ($0.path as NSString).lastPathComponent }.first == "20251122T000000Z-s3.\(container.fileExtension)")
+        // The files decode back to the input, frame for frame (16-bit quantisation).
+        var decoded: [Float] = []
+        for file in closed {
+            #expect(Self.sndfileFrames(file.path) == file.frames)
+            decoded += try Self.decode(file.path)
+        }
+        #expect(decoded.count == samples.count)
+        let worst = zip(decoded, samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1.0 / 16000)
+    }
+
+    @Test func wavLeftWithZeroLengthsIsRepairedFromItsSize() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("killed.wav")
+        let samples = Self.signal(frames: 80000)
+        let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: .wav)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        // What a SIGKILLed plain libsndfile writer leaves: RIFF length 8, data length 0,
+        // plus half a frame that never completed.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 4)
+        handle.write(Data([8, 0, 0, 0]))
+        try handle.seek(toOffset: 40)
+        handle.write(Data([0, 0, 0, 0]))
+        try handle.seekToEnd()
+        handle.write(Data([0x7f]))
+        try handle.close()
+
+        let result = try AudioFileRepair.repair(path: path, fallbackFormat: AudioFormat(sampleRate: 16000, channels: 1))
+        #expect(result.action == .wavHeaderRewritten)
+        #expect(result.frames == 80000)
+        #expect(result.bytes == 44 + 160_000)
+        #expect(Self.sndfileFrames(path) == 80000)
+        #expect(try Self.decode(path).count == 80000)
+        // A second pass finds nothing to do.
+        #expect(try AudioFileRepair.repair(path: path, fallbackFormat: AudioFormat(sampleRate: 16000, channels: 1)).action == .none)
+    }
+
+    @Test func flacWithUnknownLengthIsReencodedAndFinalised() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("killed.flac")
+        let samples = Self.signal(frames: 80000)
+        let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: .flac)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        // What a killed FLAC writer leaves: STREAMINFO total_samples 0 and no MD5.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 21)
+        let byte = try #require(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 21)
+        handle.write(Data([byte & 0xF0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)))
+        try handle.close()
+        #expect(Self.sndfileFrames(path) == Int64.max)
+
+        let result = try AudioFileRepair.repair(path: path, fallbackFormat: AudioFormat(sampleRate: 16000, channels: 1))
+        #expect(result.action == .flacReencoded)
+        #expect(result.frames == 80000)
+        #expect(Self.sndfileFrames(path) == 80000)
+        let decoded = try Self.decode(path)
+        #expect(decoded.count == 80000)
+        #expect(zip(decoded, samples).allSatisfy { abs($0 - $1) < 1.0 / 16000 })
+        #expect(!FileManager.default.fileExists(atPath: path + ".repair"))
+        #expect(try AudioFileRepair.repair(path: path, fallbackFormat: AudioFormat(sampleRate: 16000, channels: 1)).action == .none)
+    }
+
+    @Test func aFileWithoutAHeaderBecomesAnEmptyValidFile() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["empty.flac", "empty.wav"] {
+            let path = directory.appending(name)
+            FileManager.default.createFile(atPath: path, contents: Data([0x66, 0x4c]))
+            let result = try AudioFileRepair.repair(path: path, fallbackFormat: AudioFormat(sampleRate: 16000, channels: 1))
+            #expect(result.action == .recreatedEmpty)
+            #expect(result.frames == 0)
+            if name.hasSuffix(".wav") {
+                #expect(Self.sndfileFrames(path) == 0)
+            } else {
+                // libsndfile writes no FLAC stream at all for zero frames: an empty file.
+                #expect(FileManager.default.contents(atPath: path)?.isEmpty == true)
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import FootstepAudio
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Logging
+import Testing
+
+@Suite("Daemon control: device loss, pause/resume, reload")
+struct DaemonControlTests {
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    @Test(.enabled(if: PulseNullSink.isAvailable, "pulseaudio is not installed"))
+    func deviceLossIsRetriedRecordedAsAGapAndCaptureResumes() async throws {
+        let pulse = try PulseNullSink()
+        try pulse.start()
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let tree = try ALSAConfigurationTree(text: pulse.configurationText)
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .alsa(device: pulse.pcmName, tree: tree),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false)
+        let running = Task { try await group.run() }
+
+        #expect(await Self.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 8000 })
+        pulse.stop()
+        #expect(await Self.waitUntil(7) { daemon.status.state == .deviceLost })
+        try await Task.sleep(for: .seconds(1))
+        try pulse.start()
+        let back = ContinuousClock.now
+        let resumed = await Self.waitUntil(10) { daemon.status.state == .recording }
+        #expect(resumed)
+        #expect(ContinuousClock.now - back < .seconds(5))
+        let framesAtResume = daemon.status.capturedFrames
+        #expect(await Self.waitUntil(5) { daemon.status.capturedFrames > framesAtResume + 8000 })
+        await group.triggerGracefulShutdown()
+        try await running.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        #expect(session.status == .completed)
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.count == 1)
+        if let gap = gaps.first {
+            #expect(gap.reason == "capture device lost")
+            #expect(gap.endedAt.timeIntervalSince(gap.startedAt) > 0.9)
+        }
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count == 2)
+        #expect(files.allSatisfy { $0.closedAt != nil && DaemonTestSupport.decodedFrames($0.path) == $0.frames })
+        // The second file is re-anchored to the wall clock after the gap.
+        if files.count == 2, let gap = gaps.first {
+            #expect(abs(files[1].startedAt.timeIntervalSince(gap.endedAt)) < 0.5)
+        }
+    }
+
+    @Test func pauseAndResumeChangeTheSessionStatusAndStartANewFile() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .demo(scenario: "walking:duration=6"),
+            options: DaemonOptions(stateDirectory: state, speed: 2), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false)
+        let running = Task { try await group.run() }
+        #expect(await Self.waitUntil(5) { daemon.status.capturedFrames > 8000 })
+        daemon.pause()
+        #expect(await Self.waitUntil(2) { daemon.status.state == .paused })
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        #expect(try database.sessions().first?.session.status == .paused)
+        try await Task.sleep(for: .milliseconds(500))
+        daemon.resume()
+        #expect(await Self.waitUntil(2) { daemon.status.state == .recording })
+        try await running.value
+        let session = try #require(try database.sessions().first?.session)
+        #expect(session.status == .completed)
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count == 2)
+        // Frames read while paused are not recorded.
+        #expect(files.map(\.frames).reduce(0, +) < 6 * 16000)
+    }
+
+    @Test func reloadKeepsTheOldConfigurationWhenTheNewFileIsInvalid() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("footstepd.toml")
+        try "[detection]\nthreshold = 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = FootstepDaemonService(
+            configuration: DaemonConfiguration(), source: .demo(scenario: "walking"),
+            options: DaemonOptions(stateDirectory: directory.path), logger: DaemonTestSupport.quietLogger)
+        let reload = ConfigurationReloadService(path: path, daemon: daemon, logger: DaemonTestSupport.quietLogger)
+        #expect(reload.reload())
+        #expect(daemon.configuration.detection.threshold == 2)
+        #expect(daemon.configuration.stateDirectory == directory.path)  // command-line overrides survive a reload
+        try "[detection]\nthreshold = \"high\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(!reload.reload())
+        #expect(daemon.configuration.detection.threshold == 2)
+    }
+
+    @Test func sourcesParse() throws {
+        #expect(try SourceChoice(parsing: "demo") == .demo(scenario: "night"))
+        #expect(try SourceChoice(parsing: "demo:walking:seed=3") == .demo(scenario: "walking:seed=3"))
+        #expect(try SourceChoice(parsing: "file:/tmp/a.flac") == .file(path: "/tmp/a.flac"))
+        #expect(try SourceChoice(parsing: "alsa:hw:1,0") == .alsa(device: "hw:1,0"))
+        #expect(try SourceChoice(parsing: "alsa") == .alsa(device: nil))
+        #expect(throws: AudioSourceError.self) { try SourceChoice(parsing: "mic:0") }
+    }
+}

@@ -1,0 +1,126 @@
+import CSndfile
+import FootstepAudio
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import GRDB
+import Logging
+
+/// Helpers shared by the daemon tests.
+enum DaemonTestSupport {
+    static let quietLogger = Logger(label: "footstepd-test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Renders a synthetic scenario completely (mono).
+    static func render(_ spec: String) throws -> (samples: [Float], truth: [GroundTruthEvent], rate: Int) {
+        let source = try SyntheticSource(spec: spec)
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+        while true {
+            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if frames == 0 { break }
+            samples.append(contentsOf: buffer[0..<(frames * source.format.channels)])
+        }
+        return (samples, source.groundTruth, source.format.sampleRate)
+    }
+
+    /// Frames libsndfile decodes from `path` reading to the end (nil if it cannot open it).
+    static func decodedFrames(_ path: String) -> Int64? {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else { return nil }
+        defer { sf_close(handle) }
+        var total: Int64 = 0
+        var buffer = [Float](repeating: 0, count: 4096 * Int(info.channels))
+        while true {
+            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, 4096) }
+            if frames <= 0 { break }
+            total += Int64(frames)
+        }
+        return total
+    }
+
+    static func integrityCheck(_ database: FootstepDatabase) throws -> String? {
+        try database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+    }
+
+    static func events(_ database: FootstepDatabase, session: Int64) throws -> [EventRecord] {
+        try database.events(EventFilter(sessionId: session, limit: EventFilter.maximumLimit)).items
+    }
+
+    /// The built `footstepd` next to the test bundle, if it was built.
+    static var footstepdPath: String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("footstepd").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    struct Run {
+        /// Exit code, or 128 + signal when killed by a signal.
+        var status: Int32
+        var standardError: String
+    }
+
+    /// Starts footstepd with posix_spawn (Foundation's Process deadlocks in
+    /// waitUntilExit when several tests spawn at once on Linux). stderr goes
+    /// to the returned descriptor (or /dev/null), stdout to /dev/null.
+    static func spawnFootstepd(_ arguments: [String], captureStandardError: Bool) throws -> (pid: pid_t, standardError: Int32?) {
+        var pipeEnds: [Int32] = [-1, -1]
+        if captureStandardError {
+            guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EIO) }
+            // Not inherited by other children spawned meanwhile (their EOF would never come).
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if captureStandardError {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let environment = ProcessInfo.processInfo.environment
+            .filter { $0.key != "NOTIFY_SOCKET" && $0.key != "JOURNAL_STREAM" && !$0.key.hasPrefix("WATCHDOG_") }
+            .map { "\($0.key)=\($0.value)" }
+        let argv = ([footstepdPath!] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, footstepdPath!, &actions, nil, argv, envp)
+        if captureStandardError { close(pipeEnds[1]) }
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+        return (pid, captureStandardError ? pipeEnds[0] : nil)
+    }
+
+    /// Waits for `pid`; returns its exit code, or 128 + signal.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// Runs footstepd to its end.
+    static func runFootstepd(_ arguments: [String]) throws -> Run {
+        let (pid, descriptor) = try spawnFootstepd(arguments, captureStandardError: true)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor!, &buffer, buffer.count)
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        close(descriptor!)
+        return Run(status: wait(pid), standardError: String(decoding: data, as: UTF8.self))
+    }
+}
