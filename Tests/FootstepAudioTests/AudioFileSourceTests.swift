@@ -123,10 +123,13 @@ struct AudioFileSourceTests {
         for i in stride(from: data.count / 3, to: data.count, by: 7) { data[i] ^= 0x5A }
         try data.write(to: URL(fileURLWithPath: path))
 
+        // Either decoding stops with an error naming the file, or what is
+        // decoded visibly differs from the original: never silent success.
         do {
             let source = try AudioFileSource(path: path)
-            _ = try Self.readAll(source)
-            // libsndfile may conceal some damage; what matters is no crash and no invented length.
+            let decoded = try Self.readAll(source)
+            let identical = decoded.count == noise.count && zip(decoded, noise).allSatisfy { abs($0 - $1) < 1.0 / 16384 }
+            #expect(!identical, "corrupt FLAC decoded as if intact")
         } catch {
             #expect(String(describing: error).contains(path))
         }
