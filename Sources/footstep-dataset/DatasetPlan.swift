@@ -60,7 +60,7 @@ enum DatasetPlan {
     static func scenarios(split: Split, count: Int, duration: Double) -> [SynthesisScenario] {
         (0..<count).map { index in
             let seed = split.seedBase + UInt64(index)
-            var rng = SplitMix(seed: seed &* 0x9E37_79B9_7F4A_7C15)
+            var rng = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15)
             var scenario = SynthesisScenario(names[index % names.count], seed: seed)
             scenario.duration = duration
             scenario.ceiling = rng.unit() < 0.7
@@ -121,16 +121,3 @@ enum DatasetPlan {
     }
 }
 
-/// SplitMix64: a small deterministic generator for the plan's choices.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

@@ -5,24 +5,14 @@ import Testing
 
 @Suite("Evidence statistics and rule checks")
 struct EvidenceStatisticsTests {
-    /// A deterministic generator (SplitMix64) so the test data is fixed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SeededRandom
 
     static let zone = TimeZone(identifier: "Europe/London")!
     static let start = ISO8601DateFormatter().date(from: "2026-11-01T00:00:00Z")!
     static let quiet = DailyWindow(start: 23 * 60, end: 7 * 60)
 
     static func makeEvents(count: Int, days: Int) -> [ReportEvent] {
-        var generator = Generator(state: 42)
+        var generator = Generator(seed: 42)
         return (0..<count).map { _ in
             let offset = Double.random(in: 0..<(Double(days) * 86400), using: &generator)
             let isStep = Double.random(in: 0..<1, using: &generator) < 0.8
@@ -80,7 +70,7 @@ struct EvidenceStatisticsTests {
     @Test func ruleChecksCountExceedancesIndependently() {
         let events = Self.makeEvents(count: 4000, days: 3)
         var levels: [ReportLevelInterval] = []
-        var generator = Generator(state: 7)
+        var generator = Generator(seed: 7)
         for minute in 0..<(3 * 1440) {
             let laeq = Double.random(in: 25..<45, using: &generator)
             levels.append(ReportLevelInterval(start: Self.start.addingTimeInterval(Double(minute) * 60), laeq: laeq, lceq: laeq + 10, lafMax: laeq + 8, la90: laeq - 5))
