@@ -15,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
@@ -22,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
 
         // Shared vocabulary (event kinds, footstep types, intensity, level bands).
         .target(name: "FootstepCore"),
@@ -46,25 +51,42 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The control socket: wire types shared by server and client, the Hummingbird
+        // server on the Unix socket, peer-credential authorisation, metrics, the client.
+        .target(
+            name: "FootstepAPI",
+            dependencies: [
+                "FootstepCore", "FootstepStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The daemon's wiring: configuration, sessions, sd_notify/watchdog, journald logging.
         .target(
             name: "FootstepDaemon",
             dependencies: [
-                "CSystemd", "FootstepAnalysis", "FootstepAudio", "FootstepCore", "FootstepStore",
+                "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepCore", "FootstepStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Evidence statistics, rule checks and (later) the report renderers.
-        .target(name: "FootstepReports", dependencies: ["FootstepCore"]),
+        // Evidence statistics, rule checks and the report renderers (HTML, PDF through cairo, CSV, JSON).
+        .target(name: "FootstepReports", dependencies: ["CCairo", "FootstepCore"]),
         // Test support: scenarios with ground truth, ALSA file-plugin PCMs, temporary directories.
         .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "FootstepClassifier", "CAlsa"]),
 
         .executableTarget(
             name: "footstepctl",
             dependencies: [
-                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepReports",
+                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepReports",
+                "FootstepStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,5 +120,12 @@ let package = Package(
         .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports"]),
         .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
+        .testTarget(
+            name: "FootstepAPITests",
+            dependencies: [
+                "FootstepAPI", "FootstepDaemon", "FootstepTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

@@ -1,3 +1,4 @@
+import FootstepAPI
 import FootstepAnalysis
 import FootstepAudio
 import FootstepCore
@@ -32,6 +33,10 @@ public final class FootstepDaemonService: Service, Sendable {
     private let notifier: SystemdNotifier
     private let control: Mutex<Control>
     private let shuttingDown = Atomic<Bool>(false)
+    /// Live A-weighted levels, about 8 readings per second, for `/v1/levels/live`.
+    public let liveLevels = LiveBroadcast<LiveLevelReading>()
+    /// Events as they are stored (with their row id), for `/v1/events/live`.
+    public let liveEvents = LiveBroadcast<EventRecord>()
 
     public init(
         configuration: DaemonConfiguration, source: SourceChoice, options: DaemonOptions = DaemonOptions(),
