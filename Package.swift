@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
@@ -88,6 +89,7 @@ let package = Package(
                 "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepReports",
                 "FootstepStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
 
@@ -110,14 +112,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "footstep-bench",
-            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepDSP"]
+            dependencies: [
+                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepDaemon",
+                "FootstepDSP", "FootstepReports", "FootstepStore", "FootstepTesting",
+            ]
         ),
 
         .testTarget(name: "FootstepDSPTests", dependencies: ["FootstepDSP"]),
         .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
         .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
-        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports"]),
+        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports", "FootstepTesting"]),
         .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
         .testTarget(
