@@ -6,7 +6,7 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help deps build release test demo bench install uninstall format clean
+.PHONY: help deps build release test demo bench install uninstall completions format clean
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
@@ -15,7 +15,9 @@ help:
 	@echo "make test     build and run the whole test suite"
 	@echo "make demo     synthesize a night upstairs and analyse it (no microphone needed)"
 	@echo "make bench    release build, then the benchmarks (figures printed)"
-	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX)"
+	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX) (DESTDIR honoured)"
+	@echo "make uninstall  remove what make install put in place (configuration and evidence are kept)"
+	@echo "make completions  shell completions and man pages for footstepctl into contrib/"
 
 deps:
 	./scripts/install-deps.sh
@@ -38,6 +40,17 @@ demo: build
 
 bench: release
 	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)
+	./scripts/bench-daemon.sh $(RELEASE_PATH)
+
+completions: build
+	./scripts/generate-completions.sh $(DEBUG_PATH) contrib
+
+install: release
+	./scripts/generate-completions.sh $(RELEASE_PATH) contrib
+	PREFIX=$(PREFIX) ./scripts/install.sh $(RELEASE_PATH)
+
+uninstall:
+	PREFIX=$(PREFIX) ./scripts/uninstall.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

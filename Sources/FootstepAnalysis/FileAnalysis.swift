@@ -25,29 +25,26 @@ public struct FileAnalysisResult: Sendable {
 
 /// Offline analysis of audio files through the same pipeline the daemon runs.
 public enum FileAnalysis {
-    /// Analyses `source` to its end.
+    /// Analyses `source` to its end, decoding and metering on a second thread
+    /// (`ParallelAnalysisRunner`; the results are those of `AnalysisPipeline`).
     public static func analyse<Classifier: EventClassifier>(
         source: some AudioSource, configuration: AnalysisConfiguration, classifier: consuming Classifier,
         progress: (Int64) -> Void = { _ in }
     ) throws -> FileAnalysisResult {
-        var pipeline = try AnalysisPipeline(format: source.format, configuration: configuration, classifier: classifier)
         var events: [AnalyzedEvent] = []
         var intervals: [IntervalLevels] = []
-        var sourceError: AudioSourceError?
-        do {
-            try AnalysisRunner.run(source, pipeline: &pipeline, output: { output in
+        let summary = try ParallelAnalysisRunner.run(
+            source, configuration: configuration, classifier: classifier,
+            output: { output in
                 switch output {
                 case let .event(event): events.append(event)
                 case let .levels(levels): intervals.append(levels)
                 }
             }, progress: progress)
-        } catch {
-            sourceError = error
-        }
         let rate = Double(source.format.sampleRate)
         return FileAnalysisResult(
-            path: source.name, format: source.format, durationSeconds: Double(pipeline.framesProcessed) / rate,
-            events: events, intervals: intervals, laeq: pipeline.meter.runningLAeq, sourceError: sourceError)
+            path: source.name, format: source.format, durationSeconds: Double(summary.framesProcessed) / rate,
+            events: events, intervals: intervals, laeq: summary.laeq, sourceError: summary.sourceError)
     }
 
     /// Opens and analyses the file at `path` with the trained classifier

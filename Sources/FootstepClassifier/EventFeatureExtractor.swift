@@ -24,6 +24,9 @@ public struct EventFeatureExtractor {
     private var envelope: [Float] = []
     private var smooth: [Float] = []
     private var bandBins: [Int] = []
+    /// Raised-cosine fades of the spectral windows (2 ms and 20 ms), computed once per rate.
+    private var shortFade: [Float] = []
+    private var longFade: [Float] = []
     private var context = OnsetContext()
 
     /// Hop of the energy envelope.
@@ -52,6 +55,13 @@ public struct EventFeatureExtractor {
         envelope = [Float](repeating: 0, count: Int(2.0 / Self.envelopeHop))
         smooth = envelope
         bandBins = EventFeatures.bandEdges.map { min(size / 2, max(1, Int(($0 * Double(size) / rate).rounded()))) }
+        shortFade = Self.fade(length: max(1, Int(0.002 * rate)))
+        longFade = Self.fade(length: max(1, Int(0.02 * rate)))
+    }
+
+    /// w[k] = ½ − ½·cos(πk/length), k < length: the rising half of a Hann window.
+    private static func fade(length: Int) -> [Float] {
+        (0..<length).map { k in 0.5 - 0.5 * cos(Float.pi * Float(k) / Float(length)) }
     }
 
     /// Computes the features of `event` into `values` and records its onset in the history.
@@ -88,14 +98,12 @@ public struct EventFeatureExtractor {
         let rate = sampleRate
         let start = max(0, onset - Int(0.005 * rate))
         let length = min(Int(Self.spectralWindow * rate), segment.count - start, fft.size)
-        let fade = max(1, Int(0.002 * rate))
-        let fadeOut = max(1, Int(0.02 * rate))
-        fill(fft, from: segment, start: start, length: length, fadeIn: fade, fadeOut: fadeOut)
+        fill(fft, from: segment, start: start, length: length, fadeIn: shortFade, fadeOut: longFade)
         fft.forward()
         power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
         let preLength = min(Int(Self.backgroundWindow * rate), start)
         if preLength > 16 {
-            fill(fft, from: segment, start: start - preLength, length: preLength, fadeIn: fade, fadeOut: fade)
+            fill(fft, from: segment, start: start - preLength, length: preLength, fadeIn: shortFade, fadeOut: shortFade)
             fft.forward()
             prePower.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
         } else {
@@ -111,7 +119,8 @@ public struct EventFeatureExtractor {
             let p = Double(power[k]) + 1e-20
             total += p
             weighted += p * Double(k) * binHz
-            logSum += log(p)
+            // ln p through the fast decibel function: libm's log over every bin was half the feature cost.
+            logSum += Decibels.fastPowerLevel(p) * 0.230_258_509_299_404_57  // ln 10 / 10
             if Double(k) * binHz < 250 { lowSum += p }
         }
         let eventNorm = 1 / Double(max(1, length))
@@ -145,16 +154,16 @@ public struct EventFeatureExtractor {
     }
 
     private func fill(
-        _ fft: RealFFT, from segment: UnsafeBufferPointer<Float>, start: Int, length: Int, fadeIn: Int, fadeOut: Int
+        _ fft: RealFFT, from segment: UnsafeBufferPointer<Float>, start: Int, length: Int, fadeIn: [Float], fadeOut: [Float]
     ) {
         let input = fft.input
         for k in 0..<input.count { input[k] = 0 }
         guard length > 0 else { return }
         for k in 0..<length {
             var w: Float = 1
-            if k < fadeIn { w = 0.5 - 0.5 * cos(Float.pi * Float(k) / Float(fadeIn)) }
+            if k < fadeIn.count { w = fadeIn[k] }
             let fromEnd = length - 1 - k
-            if fromEnd < fadeOut { w *= 0.5 - 0.5 * cos(Float.pi * Float(fromEnd) / Float(fadeOut)) }
+            if fromEnd < fadeOut.count { w *= fadeOut[fromEnd] }
             input[k] = segment[start + k] * w
         }
     }

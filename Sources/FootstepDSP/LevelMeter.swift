@@ -91,6 +91,9 @@ public struct LevelMeter: Sendable {
     }
     /// Frames processed since the meter started.
     public var framesProcessed: Int64 { position }
+    /// Sum of the squared A-weighted samples since the meter started (full-scale units,
+    /// no calibration): the difference of two readings over their frames is the LAeq between them.
+    public var cumulativeAWeightedEnergy: Double { totalEnergyA }
 
     /// Processes mono samples; calls `onInterval` (synchronously) each time an interval completes.
     public mutating func process(

@@ -78,38 +78,35 @@ public struct WeightingFilter: Sendable {
 /// Each section is in direct form I with `Double` state, all sections run in one loop
 /// over a sample. An IIR section is limited by the latency of its own recursion, not by
 /// arithmetic; running the sections of one sample together lets the CPU overlap the
-/// four independent recursions (section-by-section passes over a block would each wait
-/// on their own recursion). Direct form I puts only a multiply and a subtraction on the
-/// recursive path (transposed form II has three operations there).
+/// four independent recursions. Each output is written as "feed-forward part, minus
+/// a2·y2, minus a1·y1" in plain scalars, so that only one multiply and one subtraction
+/// sit on each recursive path (the two high-passes have the numerator g·(1, −2, 1),
+/// computed with one multiply). Scalars, not SIMD pairs: the compiler's lane shuffles
+/// put extra instructions on the recursive paths and made the loop twice as slow.
 struct ACWeightingCascade: Sendable {
-    /// The coefficients of two sections side by side (SIMD lanes).
-    private struct SectionPair: Sendable {
-        var b0, b1, b2, a1, a2: SIMD2<Double>
-    }
-
     private let highPass: BiquadCoefficients
-    /// A's second high-pass (lane 0) and C's low-pass (lane 1): both are fed by the
-    /// shared high-pass, so they run as one two-lane section.
-    private let pair: SectionPair
+    private let aHighPass: BiquadCoefficients
+    private let cLowPass: BiquadCoefficients
     private let aLowPass: BiquadCoefficients
     // Past inputs and outputs (1 = one sample ago, 2 = two samples ago): x (input),
-    // h (shared high-pass), q (the pair: A's intermediate, C's output), a (A's output).
+    // h (shared high-pass), p (A's second high-pass), c (C's output), a (A's output).
     private var x1 = 0.0, x2 = 0.0
     private var h1 = 0.0, h2 = 0.0
-    private var q1 = SIMD2<Double>(), q2 = SIMD2<Double>()
+    private var p1 = 0.0, p2 = 0.0
+    private var c1 = 0.0, c2 = 0.0
     private var a1 = 0.0, a2 = 0.0
 
     init(sampleRate: Double) {
         let a = WeightingFilter.design(.a, sampleRate: sampleRate)
         let c = WeightingFilter.design(.c, sampleRate: sampleRate)
         precondition(a.count == 3 && c.count == 2 && a[0] == c[0], "A and C designs no longer share their first section")
-        precondition(a[0].b1 == -2 * a[0].b0 && a[0].b2 == a[0].b0, "the shared high-pass is not a bilinear s² section")
+        for section in [a[0], a[1]] {
+            precondition(section.b1 == -2 * section.b0 && section.b2 == section.b0, "a high-pass is not a bilinear s² section")
+        }
         highPass = a[0]
+        aHighPass = a[1]
         aLowPass = a[2]
-        let p = a[1], q = c[1]
-        pair = SectionPair(
-            b0: .init(p.b0, q.b0), b1: .init(p.b1, q.b1), b2: .init(p.b2, q.b2), a1: .init(p.a1, q.a1),
-            a2: .init(p.a2, q.a2))
+        cLowPass = c[1]
     }
 
     /// Filters `input` and writes the squared A- and C-weighted samples.
@@ -117,37 +114,40 @@ struct ACWeightingCascade: Sendable {
     mutating func processSquared(
         _ input: UnsafeBufferPointer<Float>, aSquared: UnsafeMutablePointer<Double>, cSquared: UnsafeMutablePointer<Double>
     ) {
-        let kq = pair, ka = aLowPass
-        // The shared high-pass has the numerator g·(1, −2, 1) (bilinear s² zeros).
         let hg = highPass.b0, ha1 = highPass.a1, ha2 = highPass.a2
-        let ab0 = ka.b0, ab1 = ka.b1, ab2 = ka.b2, aa1 = ka.a1, aa2 = ka.a2
-        var x1 = x1, x2 = x2, h1 = h1, h2 = h2, q1 = q1, q2 = q2, a1 = a1, a2 = a2
+        let pg = aHighPass.b0, pa1 = aHighPass.a1, pa2 = aHighPass.a2
+        // The two low-passes side by side: lane 0 is A's (input p), lane 1 C's (input h).
+        let lb0 = SIMD2(aLowPass.b0, cLowPass.b0), lb1 = SIMD2(aLowPass.b1, cLowPass.b1)
+        let lb2 = SIMD2(aLowPass.b2, cLowPass.b2), la1 = SIMD2(aLowPass.a1, cLowPass.a1)
+        let la2 = SIMD2(aLowPass.a2, cLowPass.a2)
+        var x1 = x1, x2 = x2, h1 = h1, h2 = h2, p1 = p1, p2 = p2
+        var y1 = SIMD2(a1, c1), y2 = SIMD2(a2, c2)
+        guard let samples = input.baseAddress else { return }
         for i in 0..<input.count {
-            let x = Double(input[i])
-            // Direct form I; the feed-forward part does not wait for the last output,
-            // so only "− a1·y1" is on each section's recursive path.
+            let x = Double(samples[i])
             let h = (hg * ((x + x2) - 2 * x1) - ha2 * h2) - ha1 * h1
-            let q = (kq.b0 * h + kq.b1 * h1 + kq.b2 * h2 - kq.a2 * q2) - kq.a1 * q1
-            let p = q[0], p1 = q1[0], p2 = q2[0]
-            let a = (ab0 * p + ab1 * p1 + ab2 * p2 - aa2 * a2) - aa1 * a1
-            let c = q[1]
-            aSquared[i] = a * a
-            cSquared[i] = c * c
+            let p = (pg * ((h + h2) - 2 * h1) - pa2 * p2) - pa1 * p1
+            let u = SIMD2(p, h), u1 = SIMD2(p1, h1), u2 = SIMD2(p2, h2)
+            let y = ((lb0 * u + lb1 * u1 + lb2 * u2) - la2 * y2) - la1 * y1
+            let squared = y * y
+            aSquared[i] = squared[0]
+            cSquared[i] = squared[1]
             x2 = x1; x1 = x
             h2 = h1; h1 = h
-            q2 = q1; q1 = q
-            a2 = a1; a1 = a
+            p2 = p1; p1 = p
+            y2 = y1; y1 = y
         }
         // Flush values that long silences would leave in the (slow) subnormal range.
         @inline(__always) func flushed(_ v: Double) -> Double { abs(v) < 1e-30 ? 0 : v }
         self.x1 = flushed(x1); self.x2 = flushed(x2)
         self.h1 = flushed(h1); self.h2 = flushed(h2)
-        self.q1 = SIMD2(flushed(q1[0]), flushed(q1[1])); self.q2 = SIMD2(flushed(q2[0]), flushed(q2[1]))
-        self.a1 = flushed(a1); self.a2 = flushed(a2)
+        self.p1 = flushed(p1); self.p2 = flushed(p2)
+        self.a1 = flushed(y1[0]); self.a2 = flushed(y2[0])
+        self.c1 = flushed(y1[1]); self.c2 = flushed(y2[1])
     }
 
     /// Returns the cascade to rest.
     mutating func reset() {
-        x1 = 0; x2 = 0; h1 = 0; h2 = 0; q1 = .zero; q2 = .zero; a1 = 0; a2 = 0
+        x1 = 0; x2 = 0; h1 = 0; h2 = 0; p1 = 0; p2 = 0; c1 = 0; c2 = 0; a1 = 0; a2 = 0
     }
 }

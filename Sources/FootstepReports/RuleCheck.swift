@@ -1,58 +1,119 @@
 import FootstepCore
 import Foundation
 
-/// One rule a report checks, with its threshold and every exceedance.
+/// The outcome of one ``ReportRule`` over a report's scope: its threshold, whether it
+/// could be judged, and every exceedance with its time.
 public struct RuleCheck: Sendable, Equatable {
     /// A time the rule was exceeded and by how much.
     public struct Exceedance: Sendable, Equatable {
-        /// Start of the exceeding minute, hour or event.
+        /// Start of the exceeding minute or hour, or the event's onset.
         public var time: Date
-        /// The level or count that exceeded the threshold.
+        /// The level (dB) or count that exceeded the threshold.
         public var value: Double
     }
 
+    public var rule: ReportRule
     public var name: String
-    /// The threshold in words, e.g. "LAFmax above 45 dB(A) indoors at night".
+    /// The threshold in words.
     public var threshold: String
+    /// False when the rule compares absolute levels but the levels are uncalibrated:
+    /// then nothing is counted, and the report says the rule cannot be judged.
+    public var judgeable: Bool
     public var exceedances: [Exceedance]
+    /// Exceedances per night (night date yyyy-MM-dd → count), for rules counted per night.
+    public var perNight: [String: Int]
 
-    /// Checks the rules footstepd reports on: WHO night LAFmax, and the Korean
-    /// inter-floor impact-noise standard (1-minute LAeq by day/night; LAFmax
-    /// three or more times in an hour by day/night). Day is 06:00–22:00.
-    public static func standardChecks(
-        events: [ReportEvent], levels: [ReportLevelInterval], scope: ReportScope
+    /// Checks `rule` on the events and level intervals of `scope`.
+    public init(rule: ReportRule, events: [ReportEvent], levels: [ReportLevelInterval], scope: ReportScope) {
+        self.rule = rule
+        name = rule.name
+        threshold = rule.thresholdDescription(quietHours: scope.quietHours)
+        judgeable = scope.calibrated || !rule.needsCalibration
+        perNight = [:]
+        guard judgeable else {
+            exceedances = []
+            return
+        }
+        let clock = LocalClock(timeZone: scope.timeZone, from: scope.from, to: scope.to)
+        let nightHours = rule.nightHours ?? scope.quietHours
+        func limit(_ date: Date) -> Double? {
+            let night = nightHours.contains(minute: clock.minuteOfDay(date))
+            switch rule.window {
+            case .day: return night ? nil : rule.threshold
+            case .night: return night ? rule.threshold : nil
+            case .all: return night ? (rule.nightThreshold ?? rule.threshold) : rule.threshold
+            }
+        }
+
+        var hits: [Exceedance] = []
+        switch rule.metric {
+        case .laeq1min:
+            for level in levels where scope.contains(level.start) {
+                if let limit = limit(level.start), level.laeq > limit { hits.append(Exceedance(time: level.start, value: level.laeq)) }
+            }
+        case .lafmax:
+            for event in events where scope.contains(event.timestamp) {
+                if let limit = limit(event.timestamp), event.laMax > limit {
+                    hits.append(Exceedance(time: event.timestamp, value: event.laMax))
+                }
+            }
+        case .eventsPerHour:
+            var perHour: [Date: Int] = [:]
+            for event in events where event.kind == .footstep && scope.contains(event.timestamp) {
+                perHour[clock.hourStart(event.timestamp), default: 0] += 1
+            }
+            for (hour, count) in perHour {
+                if let limit = limit(hour), Double(count) > limit { hits.append(Exceedance(time: hour, value: Double(count))) }
+            }
+        }
+        hits.sort { $0.time < $1.time }
+
+        if rule.minimumPerHour > 1 && rule.metric != .eventsPerHour {
+            var perHour: [Date: Int] = [:]
+            for hit in hits { perHour[clock.hourStart(hit.time), default: 0] += 1 }
+            hits = perHour.filter { $0.value >= rule.minimumPerHour }.map { Exceedance(time: $0.key, value: Double($0.value)) }
+                .sorted { $0.time < $1.time }
+        }
+        exceedances = hits
+        if rule.countPerNight {
+            for hit in hits { perNight[Self.nightDate(hit.time, quietHours: nightHours, clock: clock), default: 0] += 1 }
+        }
+    }
+
+    /// Checks the standard rules (WHO night, Korean inter-floor) and then `extra` rules.
+    public static func checks(
+        _ rules: [ReportRule] = ReportRule.standard, events: [ReportEvent], levels: [ReportLevelInterval],
+        scope: ReportScope
     ) -> [RuleCheck] {
-        let calendar = scope.calendar
-        let unit = scope.levelUnit
-        let inScope = events.filter { $0.timestamp >= scope.from && $0.timestamp < scope.to }
-        let levelsInScope = levels.filter { $0.start >= scope.from && $0.start < scope.to }
-        func isNight(_ date: Date) -> Bool {
-            let hour = calendar.component(.hour, from: date)
-            return hour >= 22 || hour < 6
-        }
-        func inQuietHours(_ date: Date) -> Bool {
-            scope.quietHours.contains(minute: EvidenceStatistics.minuteOfDay(date, calendar))
-        }
+        rules.map { RuleCheck(rule: $0, events: events, levels: levels, scope: scope) }
+    }
 
-        let who = RuleCheck(
-            name: "WHO night noise (LAFmax)",
-            threshold: "event LAFmax above 45 \(unit) indoors during quiet hours \(scope.quietHours)",
-            exceedances: inScope.filter { inQuietHours($0.timestamp) && $0.laMax > 45 }.map { Exceedance(time: $0.timestamp, value: $0.laMax) })
+    /// The standard checks (kept for callers of the first report API).
+    public static func standardChecks(events: [ReportEvent], levels: [ReportLevelInterval], scope: ReportScope) -> [RuleCheck] {
+        checks(events: events, levels: levels, scope: scope)
+    }
 
-        let minuteLAeq = RuleCheck(
-            name: "Korean inter-floor standard, 1-minute LAeq",
-            threshold: "1-minute LAeq above 39 \(unit) by day (06–22) or 34 at night (22–06)",
-            exceedances: levelsInScope.filter { $0.laeq > (isNight($0.start) ? 34 : 39) }.map { Exceedance(time: $0.start, value: $0.laeq) })
+    /// Nights with at least one exceedance.
+    public var nightsExceeded: Int { perNight.values.filter { $0 > 0 }.count }
 
-        var perHour: [Date: Int] = [:]
-        for event in inScope where event.laMax > (isNight(event.timestamp) ? 52 : 57) {
-            let hour = calendar.dateInterval(of: .hour, for: event.timestamp)!.start
-            perHour[hour, default: 0] += 1
+    /// One line for a person: "exceeded 12 times on 3 nights", "not exceeded", or why it
+    /// cannot be judged.
+    public var verdict: String {
+        guard judgeable else {
+            return "cannot be judged: the levels are uncalibrated (relative dBFS), so absolute thresholds do not apply"
         }
-        let maxRule = RuleCheck(
-            name: "Korean inter-floor standard, LAFmax",
-            threshold: "LAFmax above 57 \(unit) by day or 52 at night, three or more times in one hour",
-            exceedances: perHour.filter { $0.value >= 3 }.sorted { $0.key < $1.key }.map { Exceedance(time: $0.key, value: Double($0.value)) })
-        return [who, minuteLAeq, maxRule]
+        if exceedances.isEmpty { return "not exceeded" }
+        let unit = rule.minimumPerHour > 1 || rule.metric == .eventsPerHour ? "hour" : (rule.metric == .laeq1min ? "minute" : "time")
+        let times = exceedances.count == 1 ? "1 \(unit)" : "\(exceedances.count) \(unit)s"
+        let label = unit == "time" ? "exceeded \(exceedances.count == 1 ? "once" : "\(exceedances.count) times")" : "exceeded in \(times)"
+        return rule.countPerNight ? "\(label) on \(nightsExceeded) night\(nightsExceeded == 1 ? "" : "s")" : label
+    }
+
+    /// The date (yyyy-MM-dd) of the night window `time` falls in.
+    static func nightDate(_ time: Date, quietHours: DailyWindow, clock: LocalClock) -> String {
+        let minute = clock.minuteOfDay(time)
+        let wraps = quietHours.end <= quietHours.start
+        let day = clock.dayNumber(time) - (wraps && minute < quietHours.end ? 1 : 0)
+        return LocalClock.dayKey(dayNumber: day)
     }
 }

@@ -4,61 +4,139 @@ import FootstepClassifier
 import FootstepDSP
 import Foundation
 
-/// In-process cost of each analysis stage on one audio file: decode only,
-/// decode + levels, decode + levels + detector, the whole pipeline.
-/// Printed as seconds, x-realtime and nanoseconds per sample.
-@main
-struct StageBenchmark {
-    static func main() throws {
-        let arguments = CommandLine.arguments.dropFirst()
+/// `footstep-bench stages FILE`: the cost of each analysis stage on one audio
+/// file, then the whole offline analysis as `footstepctl analyze` runs it.
+///
+/// Stages run one after another in this thread on samples decoded into memory
+/// once (so that decoding is timed on its own); each is reported as CPU
+/// seconds of this thread (stable when other processes load the machine),
+/// nanoseconds per sample and x-realtime. The classifier's cost is the
+/// difference between the pipeline with the model and with
+/// `DetectorOnlyClassifier`, per event and as a share of the pipeline.
+enum StageBenchmark {
+    static func run(arguments: [String]) throws {
         guard let path = arguments.first else {
-            print("usage: footstep-bench FILE")
+            print("usage: footstep-bench stages FILE")
             return
         }
         let probe = try AudioFileSource(path: path)
         let format = probe.format
-        let audioSeconds = Double(probe.frameCount ?? 0) / Double(format.sampleRate)
+        let expectedFrames = probe.frameCount ?? 0
         probe.close()
-        print(String(format: "stage costs on %@ (%.0f s, %@)", path, audioSeconds, format.description))
 
-        let decode = try measure(path) { source, buffer, frames in }
-        report("decode", decode, audioSeconds: audioSeconds, format: format, baseline: nil)
-
-        var meter = LevelMeter(
-            configuration: LevelMeterConfiguration(sampleRate: Double(format.sampleRate)), maximumBlockSize: 8192)
-        let levels = try measure(path) { _, buffer, frames in
-            _ = meter.process(UnsafeBufferPointer(rebasing: buffer[0..<frames])) { _ in }
+        // Decode (timed) into memory, mixed down to mono for the level meter.
+        var interleaved: [Float] = []
+        interleaved.reserveCapacity(expectedFrames * format.channels)
+        let decode = try measure {
+            let source = try AudioFileSource(path: path)
+            defer { source.close() }
+            var buffer = [Float](repeating: 0, count: 4096 * format.channels)
+            while true {
+                let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+                if frames == 0 { break }
+                interleaved.append(contentsOf: buffer[0..<(frames * format.channels)])
+            }
         }
-        report("weighting + levels", levels, audioSeconds: audioSeconds, format: format, baseline: decode)
+        let frames = interleaved.count / format.channels
+        let audioSeconds = Double(frames) / Double(format.sampleRate)
+        let samples = Double(frames)
+        print(String(format: "stage costs on %@ (%.0f s, %@); CPU seconds of one thread", path, audioSeconds, format.description))
+        func line(_ stage: String, _ cost: Cost, _ extra: String = "") {
+            let name = stage.padding(toLength: 30, withPad: " ", startingAt: 0)
+            print(
+                "  " + name
+                    + String(
+                        format: "%7.3f s CPU (%6.3f s wall) %6.2f ns/sample %8.0fx realtime", cost.cpu, cost.wall,
+                        cost.cpu / samples * 1e9, audioSeconds / cost.cpu) + extra)
+        }
+        line("decode (libsndfile)", decode)
 
-        var detectorOnly = try AnalysisPipeline(
-            format: format, configuration: AnalysisConfiguration(), classifier: DetectorOnlyClassifier())
+        let mono = (0..<frames).map { frame in
+            var sum: Float = 0
+            for c in 0..<format.channels { sum += interleaved[frame * format.channels + c] }
+            return sum / Float(format.channels)
+        }
+        var meter = LevelMeter(configuration: LevelMeterConfiguration(sampleRate: Double(format.sampleRate)), maximumBlockSize: 160)
+        let levels = measure {
+            mono.withUnsafeBufferPointer { all in
+                var offset = 0
+                while offset < all.count {
+                    let count = min(160, all.count - offset)
+                    _ = meter.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)])) { _ in }
+                    offset += count
+                }
+            }
+        }
+        line("weighting + levels", levels)
+
         var events = 0
-        let detector = try measure(path) { _, buffer, frames in
-            detectorOnly.process(UnsafeBufferPointer(buffer), frames: frames) { if case .event = $0 { events += 1 } }
-        }
-        report("levels + detector (\(events) events)", detector, audioSeconds: audioSeconds, format: format, baseline: levels)
+        let detector = try measure { events = try analyse(interleaved, format: format, classifier: DetectorOnlyClassifier()) }
+        line("levels + detector", detector, String(format: " (detector %.2f ns/sample, %d events)", (detector.cpu - levels.cpu) / samples * 1e9, events))
+
+        let full = try measure { _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier()) }
+        let classifier = full.cpu - detector.cpu
+        line(
+            "pipeline with classification", full,
+            String(
+                format: "\n  classifier: %.1f µs/event, %.1f %% of the pipeline's time", classifier / Double(max(1, events)) * 1e6,
+                100 * classifier / full.cpu))
+
+        // The offline analysis as `footstepctl analyze` runs it: decode + levels on one
+        // thread, detector + classifier on the other. On a quiet two-core machine the
+        // wall time is about the busier thread's CPU time.
+        var result: FileAnalysisResult?
+        let process0 = processCPUSeconds()
+        let file = try measure { result = try FileAnalysis.analyse(path: path, configuration: AnalysisConfiguration()) }
+        let reader = processCPUSeconds() - process0 - file.cpu
+        print(
+            String(
+                format: "  file analysis, two threads: %.3f s wall (%.0fx realtime with classification, %d events); "
+                    + "CPU: decode + levels thread %.3f s, detector + classifier thread %.3f s (%.0fx realtime on two free cores)",
+                file.wall, audioSeconds / file.wall, result?.events.count ?? 0, reader, file.cpu,
+                audioSeconds / max(reader, file.cpu)))
     }
 
-    static func measure(
-        _ path: String, _ body: (AudioFileSource, UnsafeMutableBufferPointer<Float>, Int) -> Void
-    ) throws -> Double {
-        let source = try AudioFileSource(path: path)
-        defer { source.close() }
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096 * source.format.channels)
-        defer { buffer.deallocate() }
-        let start = DispatchTime.now().uptimeNanoseconds
-        while true {
-            let frames = try source.read(into: buffer)
-            if frames == 0 { break }
-            body(source, buffer, frames)
-        }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    struct Cost {
+        /// CPU seconds of the calling thread.
+        var cpu: Double
+        var wall: Double
     }
 
-    static func report(_ stage: String, _ seconds: Double, audioSeconds: Double, format: AudioFormat, baseline: Double?) {
-        let samples = audioSeconds * Double(format.sampleRate)
-        let added = baseline.map { String(format: ", +%.3f s over the previous stage (%.1f ns/sample)", seconds - $0, (seconds - $0) / samples * 1e9) } ?? ""
-        print(String(format: "  %-40@ %7.3f s  %8.0fx realtime%@", stage, seconds, audioSeconds / seconds, added))
+    static func measure(_ body: () throws -> Void) rethrows -> Cost {
+        let cpu0 = threadCPUSeconds()
+        let wall0 = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Cost(cpu: threadCPUSeconds() - cpu0, wall: Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9)
+    }
+
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The single-thread pipeline over decoded samples; returns the event count.
+    static func analyse<C: EventClassifier>(_ samples: [Float], format: AudioFormat, classifier: consuming C) throws -> Int {
+        var pipeline = try AnalysisPipeline(format: format, configuration: AnalysisConfiguration(), classifier: classifier)
+        var events = 0
+        samples.withUnsafeBufferPointer { all in
+            let block = 4096 * format.channels
+            var offset = 0
+            while offset < all.count {
+                let count = min(block, all.count - offset)
+                pipeline.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)]), frames: count / format.channels) {
+                    if case .event = $0 { events += 1 }
+                }
+                offset += count
+            }
+            pipeline.finish { if case .event = $0 { events += 1 } }
+        }
+        return events
     }
 }

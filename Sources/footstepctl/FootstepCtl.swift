@@ -17,7 +17,15 @@ struct FootstepCtl: AsyncParsableCommand {
             """,
         version: FootstepVersion.current,
         subcommands: [Analyze.self, Synth.self, Report.self, Devices.self]
+            // Control commands (talk to footstepd over its socket).
+            + [Status.self, Start.self, Stop.self, Pause.self, Resume.self, Sessions.self, Events.self]
+            + [Clip.self, Play.self, Level.self, Watch.self, Config.self, Calibrate.self]
+            // Evidence: export, import, bundle, verify.
+            + [Export.self, Import.self, Bundle.self, Verify.self]
     )
+
+    /// `footstepctl --socket PATH status` as well as `footstepctl status --socket PATH`.
+    @OptionGroup(title: "Connection", visibility: .hidden) var connection: ConnectionOptions
 }
 
 enum FootstepVersion {

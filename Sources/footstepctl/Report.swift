@@ -1,90 +1,179 @@
 import ArgumentParser
-import FootstepAnalysis
 import FootstepCore
 import FootstepReports
+import FootstepStore
 import Foundation
 
 extension FootstepCtl {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write an HTML evidence report for recordings.",
+            abstract: "Write the evidence report (PDF, HTML, CSV, JSON) for a period.",
             discussion: """
-                Analyses each --audio file (the same pipeline as `analyze`), places its events \
-                in time from --start (the wall-clock time the first recording began; files \
-                follow each other), and writes a self-contained HTML report: summary, footsteps \
-                by hour and day, a table per night, rule checks (WHO night LAFmax, Korean \
-                inter-floor standard) and the event list.
+                Reads footstepd's database read-only (safe while the daemon records: readers never \
+                block its writes) and writes the chosen formats into the output directory: a \
+                printable PDF (title page, the nights at a glance, rule checks, charts, a level \
+                timeline per night, the loudest events with waveform and spectrogram, the event \
+                list), a self-contained HTML file with the same content and the loudest clips \
+                playable, a CSV with one row per event and a JSON document of every figure. \
+                Prints the paths written.
 
-                Example:
-                  footstepctl report --audio night.flac --start 2026-11-20T22:00:00 -o night.html
+                Periods: last-night (the latest quiet-hours window that has ended), yesterday, \
+                today, week (the seven days before today), or FROM..TO in local time, e.g. \
+                2026-11-01..2026-11-30 (TO date inclusive) or 2026-11-20T22:00..2026-11-21T08:00.
+
+                With --audio, reports on recordings instead (analysed like `analyze`, placed in \
+                time from --start).
+
+                Examples:
+                  footstepctl report --period last-night -o /var/lib/footstepd/reports
+                  footstepctl report --period week --format pdf,html,csv,json --paper letter -o out/
+                  footstepctl report --session 3 --database ./footstepd.db --format json -o .
+                  footstepctl report --audio night.flac --start 2026-11-20T22:00:00 -o out/
                 """)
 
-        @Option(name: .customLong("audio"), help: "A recording to report on (repeatable; in time order).", completion: .file())
-        var audioFiles: [String]
+        @Option(help: "The period: \(ReportPeriod.help). Default: the session's span with --session, else last-night.")
+        var period: String?
 
-        @Option(help: "Local start time of the first recording (ISO 8601, e.g. 2026-11-20T22:00:00).")
-        var start: String
+        @Option(help: "Formats to write, comma-separated: pdf, html, csv, json.")
+        var format: String = "pdf,html"
 
-        @Option(help: "Time zone of the flat (IANA name).")
-        var timeZone: String = TimeZone.current.identifier
+        @Option(name: .shortAndLong, help: "Directory to write the report files into (created if missing).", completion: .directory)
+        var output: String = "."
 
-        @Option(help: "Quiet hours for the night tables and rules.")
+        @Option(help: "Only this session (by id, see `footstepctl sessions`).")
+        var session: Int64?
+
+        @Option(help: "PDF paper size: a4 or letter.")
+        var paper: ReportPaper = .a4
+
+        @Option(help: "The daemon's database file (default STATE_DIR/footstepd.db).", completion: .file())
+        var database: String?
+
+        @Option(help: "The daemon's state directory (its StateDirectory).", completion: .directory)
+        var stateDir: String = "/var/lib/footstepd"
+
+        @Option(help: "Time zone of the flat (IANA name). Default: the session's zone, else the store's latest session's.")
+        var timeZone: String?
+
+        @Option(help: "Quiet hours: the nights of the report and the WHO night rule.")
         var quietHours: String = "23:00-07:00"
-
-        @Option(help: "Calibration offset in dB (0 = uncalibrated, relative levels).")
-        var calibration: Double = 0
 
         @Option(help: "Report title.")
         var title: String = "Footstep and impact noise report"
 
-        @Option(help: "Address printed on the report.")
+        @Option(help: "Address printed on the title page.")
         var address: String = ""
 
-        @Option(name: .shortAndLong, help: "HTML file to write.", completion: .file())
-        var output: String
+        @Option(help: "Notes printed on the title page.")
+        var notes: String = ""
+
+        @Option(name: .customLong("rule"), help: ArgumentHelp(ReportRuleArgument.help))
+        var rules: [ReportRuleArgument] = []
+
+        @Option(help: "Most events listed in the PDF and HTML (the loudest; CSV and JSON list all).")
+        var maxListed: Int = 1500
+
+        @Flag(help: "Print the files written (and timings) as JSON.")
+        var json = false
+
+        @Option(name: .customLong("audio"), help: "Report on this recording instead of the store (repeatable; in time order).", completion: .file())
+        var audioFiles: [String] = []
+
+        @Option(help: "With --audio: local start time of the first recording (e.g. 2026-11-20T22:00:00).")
+        var start: String?
+
+        @Option(help: "With --audio: calibration offset in dB (0 = uncalibrated).")
+        var calibration: Double = 0
 
         func validate() throws {
-            guard !audioFiles.isEmpty else { throw ValidationError("Name at least one --audio file.") }
-            guard TimeZone(identifier: timeZone) != nil else { throw ValidationError("Unknown time zone '\(timeZone)'.") }
             guard DailyWindow(parsing: quietHours) != nil else { throw ValidationError("--quiet-hours must look like 23:00-07:00.") }
-            guard startDate != nil else { throw ValidationError("--start must be a local time like 2026-11-20T22:00:00.") }
+            if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("Unknown time zone '\(timeZone)' (use an IANA name like Europe/London).") }
+            guard !formats.isEmpty, formats.count == format.split(separator: ",").count else {
+                throw ValidationError("--format takes a comma-separated list of pdf, html, csv, json; got '\(format)'.")
+            }
+            guard maxListed > 0 else { throw ValidationError("--max-listed must be positive.") }
+            if !audioFiles.isEmpty, start == nil { throw ValidationError("--audio needs --start, the local time the first recording began.") }
         }
 
-        var startDate: Date? {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: timeZone)
-            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-            return formatter.date(from: start)
-        }
+        var formats: [ReportFormat] { format.split(separator: ",").compactMap { ReportFormat(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) } }
 
         func run() throws {
-            var configuration = AnalysisConfiguration()
-            configuration.calibrationOffsetDB = calibration
-            var events: [ReportEvent] = []
-            var levels: [ReportLevelInterval] = []
-            var offset = startDate!
-            for file in audioFiles {
-                let result = try FileAnalysis.analyse(path: file, configuration: configuration)
-                if let error = result.sourceError { FileHandle.standardError.write(Data("footstepctl: \(error)\n".utf8)) }
-                let base = offset
-                events += result.events.map {
-                    ReportEvent(timestamp: base.addingTimeInterval($0.onsetSeconds), kind: $0.kind, type: $0.type, laMax: $0.laMax, lcMax: $0.lcMax, confidence: $0.confidence)
+            let clockStart = Date()
+            let input = try audioFiles.isEmpty ? loadStore() : ReportRecordings(command: self).load()
+            let loaded = Date()
+            let options = ReportOptions(
+                title: title, address: address, notes: notes, source: input.source, generatedAt: Date(),
+                softwareVersion: FootstepVersion.current, paper: paper, rules: rules.map(\.rule), maximumListedEvents: maxListed)
+            let document = ReportDocument(
+                events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
+                audio: ReportClipReader.audio(for:))
+            let built = Date()
+            let files = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
+            if json {
+                let output = ReportRunSummary(
+                    files: files, events: document.events.count, footsteps: document.statistics.footsteps,
+                    nights: document.statistics.nights.count, period: input.scope,
+                    seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded)])
+                print(output.json)
+            } else {
+                for file in files { print(file.path) }
+                print(document.headline)
+            }
+        }
+
+        private func loadStore() throws -> ReportInputSet {
+            let path = database ?? "\(stateDir)/footstepd.db"
+            guard FileManager.default.fileExists(atPath: path) else { throw ReportCommandError.noDatabase(path) }
+            let loader = try ReportLoader(path: path)
+            let sessionRecord = try session.map { try loader.session($0) }
+            let storeZone = try loader.latestTimeZone()
+            let zone = timeZone.flatMap(TimeZone.init(identifier:))
+                ?? sessionRecord.flatMap { TimeZone(identifier: $0.timeZone) } ?? storeZone ?? .current
+            let quiet = DailyWindow(parsing: quietHours)!
+            let resolved: ReportPeriod
+            if let period {
+                guard let value = ReportPeriod.resolve(period, now: Date(), timeZone: zone, quietHours: quiet) else {
+                    throw ValidationError("--period '\(period)' is not one of \(ReportPeriod.help).")
                 }
-                let rate = Double(result.format.sampleRate)
-                levels += result.intervals.map {
-                    ReportLevelInterval(start: base.addingTimeInterval(Double($0.startFrame) / rate), seconds: Double($0.frames) / rate, laeq: $0.laeq, lceq: $0.lceq, lafMax: $0.lafMax, la90: $0.la90)
-                }
-                offset = offset.addingTimeInterval(result.durationSeconds)
+                resolved = value
+            } else if let sessionRecord {
+                let lastData = try loader.database.lastDataTime(session: sessionRecord.id!)
+                let end = sessionRecord.endedAt ?? lastData ?? Date()
+                resolved = ReportPeriod(from: sessionRecord.startedAt, to: max(end.addingTimeInterval(0.001), sessionRecord.startedAt.addingTimeInterval(1)), label: "session\(sessionRecord.id!)")
+            } else {
+                resolved = ReportPeriod.resolve("last-night", now: Date(), timeZone: zone, quietHours: quiet)!
             }
             let scope = ReportScope(
-                from: startDate!, to: offset, timeZone: TimeZone(identifier: timeZone)!,
-                quietHours: DailyWindow(parsing: quietHours)!, calibrated: calibration != 0)
-            let statistics = EvidenceStatistics(events: events, levels: levels, scope: scope)
-            let rules = RuleCheck.standardChecks(events: events, levels: levels, scope: scope)
-            let html = HTMLReport(title: title, address: address, events: events, statistics: statistics, rules: rules).render()
-            try html.write(toFile: output, atomically: true, encoding: .utf8)
-            print("wrote \(output): \(statistics.footsteps) footsteps (\(statistics.footstepsInQuietHours) in quiet hours), \(statistics.otherEvents) other impacts, \(statistics.nights.count) night(s)")
+                from: resolved.from, to: resolved.to, timeZone: zone, quietHours: quiet,
+                calibration: try loader.calibration(before: resolved.to), sessionId: session)
+            return ReportInputSet(
+                events: try loader.events(from: resolved.from, to: resolved.to, session: session),
+                levels: try loader.levels(from: resolved.from, to: resolved.to, session: session),
+                bouts: try loader.bouts(from: resolved.from, to: resolved.to, session: session),
+                scope: scope, source: "footstepd store \(path)",
+                baseName: ["footstep-report", session.map { "session\($0)" }, period == nil && session != nil ? nil : resolved.label]
+                    .compactMap { $0 }.joined(separator: "-"))
         }
     }
+}
+
+/// The formats `footstepctl report` writes.
+enum ReportFormat: String, CaseIterable, Sendable {
+    case pdf
+    case html
+    case csv
+    case json
+}
+
+extension ReportPaper: ExpressibleByArgument {}
+
+/// What a report is made from, whichever source it came from.
+struct ReportInputSet {
+    var events: [ReportEvent]
+    var levels: [ReportLevelInterval]
+    var bouts: [ReportBout]
+    var scope: ReportScope
+    var source: String
+    /// File name without extension.
+    var baseName: String
 }

@@ -24,22 +24,27 @@ struct DetectorAccuracyTests {
         #expect(score.medianAbsoluteOnsetError <= 0.015, "\(name): \(score)")
     }
 
-    /// At 0–5 dB the target is F1 >= 0.85; the detector reaches 0.8–0.84 on
-    /// ceiling-transmitted steps today (issue 2 stays open). This guards the
-    /// current level against regressions and precision against noise.
+    /// Issue 2: F1 ≥ 0.85 at 0–5 dB through a ceiling. Running steps (short,
+    /// light, 3 per second) reach 0.73–0.80 on these scenarios (seeds 202 and
+    /// 909): below the target, asserted at their own floor so that a regression
+    /// still fails.
     @Test(arguments: [SynthesisScenario.Name.walking, .running, .stomping, .shuffling, .mixed])
-    func throughACeilingAtZeroToFiveDecibelsDetectionsStayPrecise(name: SynthesisScenario.Name) throws {
+    func throughACeilingAtZeroToFiveDecibelsF1IsAtLeast85(name: SynthesisScenario.Name) throws {
         let analysis = try ScenarioAnalysis(Self.scenario(name, seed: 202, snr: 2.5, spread: 2.5, minutes: 3))
         let score = analysis.footstepDetectionScore()
-        #expect(score.f1 >= 0.7, "\(name): \(score)")
-        #expect(score.precision >= 0.75, "\(name): \(score)")
+        #expect(score.f1 >= (name == .running ? 0.75 : 0.85), "\(name): \(score)")
+        #expect(score.precision >= 0.95, "\(name): \(score)")
     }
 
-    @Test func stationaryBackgroundsAloneGiveAtMostTwentyDetectionsPerHour() throws {
-        var scenario = try SynthesisScenario(parsing: "background:backgrounds=pink+hum50@-10")
+    /// Issue 2: at most 20 detections per hour on background-only audio: pink
+    /// noise with mains hum, and the brown-noise mix of the stomping and night
+    /// scenarios (steep low-frequency noise, the hardest case for a low-band detector).
+    @Test(arguments: ["pink+hum50@-10", "brown+pink@-4+hum50@-9"])
+    func stationaryBackgroundsAloneGiveAtMostTwentyDetectionsPerHour(backgrounds: String) throws {
+        var scenario = try SynthesisScenario(parsing: "background:backgrounds=\(backgrounds)")
         scenario.seed = 303
         scenario.duration = 15 * 60
         let analysis = try ScenarioAnalysis(scenario)
-        #expect(analysis.detectionsPerHour <= 20, "\(analysis.result.events.count) detections in 15 min")
+        #expect(analysis.detectionsPerHour <= 20, "\(backgrounds): \(analysis.result.events.count) detections in 15 min")
     }
 }

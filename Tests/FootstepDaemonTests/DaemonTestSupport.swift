@@ -39,6 +39,31 @@ enum DaemonTestSupport {
         return total
     }
 
+    /// Every sample libsndfile decodes from `path` (interleaved).
+    static func samples(_ path: String) throws -> [Float] {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else { throw POSIXError(.ENOENT) }
+        defer { sf_close(handle) }
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * Int(info.channels))
+        while true {
+            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, 4096) }
+            if frames <= 0 { break }
+            samples.append(contentsOf: buffer[0..<(Int(frames) * Int(info.channels))])
+        }
+        return samples
+    }
+
+    /// Waits up to `timeout` seconds for `condition`.
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
     static func integrityCheck(_ database: FootstepDatabase) throws -> String? {
         try database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }

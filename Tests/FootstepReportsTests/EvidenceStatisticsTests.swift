@@ -3,100 +3,131 @@ import FootstepReports
 import Foundation
 import Testing
 
-@Suite("Evidence statistics and rule checks")
+@Suite("Evidence statistics")
 struct EvidenceStatisticsTests {
-    typealias Generator = SeededRandom
+    typealias F = ReportFixture
 
-    static let zone = TimeZone(identifier: "Europe/London")!
-    static let start = ISO8601DateFormatter().date(from: "2026-11-01T00:00:00Z")!
-    static let quiet = DailyWindow(start: 23 * 60, end: 7 * 60)
-
-    static func makeEvents(count: Int, days: Int) -> [ReportEvent] {
-        var generator = Generator(seed: 42)
-        return (0..<count).map { _ in
-            let offset = Double.random(in: 0..<(Double(days) * 86400), using: &generator)
-            let isStep = Double.random(in: 0..<1, using: &generator) < 0.8
-            return ReportEvent(
-                timestamp: start.addingTimeInterval(offset), kind: isStep ? .footstep : .other,
-                type: isStep ? FootstepType.allCases.randomElement(using: &generator)! : .unknown,
-                laMax: Double.random(in: 30..<70, using: &generator), lcMax: 60, confidence: 0.9)
-        }.sorted { $0.timestamp < $1.timestamp }
+    static func hour(_ date: Date) -> Int { F.calendar.component(.hour, from: date) }
+    static func inQuiet(_ date: Date) -> Bool { hour(date) >= 23 || hour(date) < 7 }
+    static func dayKey(_ date: Date) -> String {
+        let c = F.calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
     }
 
-    static var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar
-    }
-
-    @Test func totalsByTypeHourAndDayMatchAStraightCount() {
-        let events = Self.makeEvents(count: 5000, days: 10)
-        let scope = ReportScope(from: Self.start, to: Self.start.addingTimeInterval(10 * 86400), timeZone: Self.zone, quietHours: Self.quiet, calibrated: true)
-        let statistics = EvidenceStatistics(events: events, levels: [], scope: scope)
-
+    @Test func totalsByTypeKindHourAndDayMatchAStraightCount() {
+        let events = F.events(count: 5000, days: 10)
+        let statistics = EvidenceStatistics(events: events, levels: [], scope: F.scope(days: 10))
         let steps = events.filter { $0.kind == .footstep }
         #expect(statistics.footsteps == steps.count)
         #expect(statistics.otherEvents == events.count - steps.count)
+        #expect(statistics.eventsByKind[.other] == events.count - steps.count)
         for type in FootstepType.allCases {
             #expect(statistics.footstepsByType[type, default: 0] == steps.filter { $0.type == type }.count)
+            for hour in 0..<24 {
+                #expect(statistics.footstepsByHourAndType[type]![hour] == steps.filter { $0.type == type && Self.hour($0.timestamp) == hour }.count)
+            }
         }
         for hour in 0..<24 {
-            #expect(statistics.footstepsByHour[hour] == steps.filter { Self.calendar.component(.hour, from: $0.timestamp) == hour }.count)
+            #expect(statistics.footstepsByHour[hour] == steps.filter { Self.hour($0.timestamp) == hour }.count)
         }
-        #expect(statistics.footstepsByDay.map(\.count).reduce(0, +) == steps.count)
-        let quietCount = steps.filter {
-            let hour = Self.calendar.component(.hour, from: $0.timestamp)
-            return hour >= 23 || hour < 7
-        }.count
-        #expect(statistics.footstepsInQuietHours == quietCount)
+        #expect(statistics.days.count == 11)  // 18:00 on day 1 to 18:00 on day 11
+        for day in statistics.days {
+            #expect(day.footsteps == steps.filter { Self.dayKey($0.timestamp) == day.date }.count)
+            #expect(day.other == events.filter { $0.kind == .other && Self.dayKey($0.timestamp) == day.date }.count)
+        }
+        #expect(statistics.footstepsInQuietHours == steps.filter { Self.inQuiet($0.timestamp) }.count)
+        #expect(statistics.eventsInQuietHours == events.filter { Self.inQuiet($0.timestamp) }.count)
         #expect(statistics.peakHour == statistics.footstepsByHour.indices.max { statistics.footstepsByHour[$0] < statistics.footstepsByHour[$1] })
+
+        var perClockHour: [Date: Int] = [:]
+        for step in steps { perClockHour[F.calendar.dateInterval(of: .hour, for: step.timestamp)!.start, default: 0] += 1 }
+        let busiest = perClockHour.values.max()!
+        #expect(statistics.busiestHours.first?.footsteps == busiest)
+        #expect(statistics.busiestHours.count == 5)
     }
 
     @Test func nightsRunFromQuietHoursStartToEndAcrossMidnight() {
-        let events = Self.makeEvents(count: 3000, days: 5)
-        let scope = ReportScope(from: Self.start, to: Self.start.addingTimeInterval(5 * 86400), timeZone: Self.zone, quietHours: Self.quiet, calibrated: true)
-        let statistics = EvidenceStatistics(events: events, levels: [], scope: scope)
-        #expect(statistics.nights.map(\.date) == ["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05"])
+        let events = F.events(count: 3000, days: 5)
+        let levels = F.levels(days: 5)
+        let statistics = EvidenceStatistics(events: events, levels: levels, bouts: F.bouts(days: 5), scope: F.scope(days: 5))
+        // From 18:00 on the 20th for 5 days: the nights starting 20th..24th, none partial.
+        #expect(statistics.nights.map(\.date) == ["2026-11-20", "2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24"])
         for night in statistics.nights {
+            #expect(!night.partial)
             #expect(night.end.timeIntervalSince(night.start) == 8 * 3600)
+            #expect(Self.hour(night.start) == 23)
             let inside = events.filter { $0.timestamp >= night.start && $0.timestamp < night.end }
             #expect(night.footsteps == inside.filter { $0.kind == .footstep }.count)
             #expect(night.otherEvents == inside.filter { $0.kind == .other }.count)
             #expect(night.loudestLAFmax == inside.map(\.laMax).max())
-            #expect(Self.calendar.component(.hour, from: night.start) == 23)
+            #expect(night.firstEvent == inside.map(\.timestamp).min())
+            #expect(night.lastEvent == inside.map(\.timestamp).max())
+            let minutes = levels.filter { $0.start >= night.start && $0.start < night.end }
+            #expect(minutes.count == 480)
+            let energy = minutes.reduce(0.0) { $0 + pow(10, $1.laeq / 10) } / Double(minutes.count)
+            #expect(abs(night.levels!.laeq - 10 * log10(energy)) < 1e-9)
+            let cEnergy = minutes.reduce(0.0) { $0 + pow(10, $1.lceq / 10) } / Double(minutes.count)
+            #expect(abs(night.levels!.lceq - 10 * log10(cEnergy)) < 1e-9)
+            #expect(night.levels!.lafMax == minutes.map(\.lafMax).max())
+            #expect(abs(night.levels!.la90 - minutes.map(\.la90).reduce(0, +) / 480) < 1e-9)
         }
+        #expect(statistics.nights.map(\.events).reduce(0, +) == statistics.eventsInQuietHours)
     }
 
-    @Test func ruleChecksCountExceedancesIndependently() {
-        let events = Self.makeEvents(count: 4000, days: 3)
-        var levels: [ReportLevelInterval] = []
-        var generator = Generator(seed: 7)
-        for minute in 0..<(3 * 1440) {
-            let laeq = Double.random(in: 25..<45, using: &generator)
-            levels.append(ReportLevelInterval(start: Self.start.addingTimeInterval(Double(minute) * 60), laeq: laeq, lceq: laeq + 10, lafMax: laeq + 8, la90: laeq - 5))
+    @Test func hourlyLevelsAreEnergyAveragesOfTheirMinutes() {
+        let levels = F.levels(days: 2)
+        let statistics = EvidenceStatistics(events: [], levels: levels, scope: F.scope(days: 2))
+        #expect(statistics.hourlyLevels.count == 48)
+        for hour in statistics.hourlyLevels {
+            let minutes = levels.filter { $0.start >= hour.start && $0.start < hour.start.addingTimeInterval(3600) }
+            #expect(minutes.count == 60)
+            let laeq = 10 * log10(minutes.reduce(0.0) { $0 + pow(10, $1.laeq / 10) } / 60)
+            #expect(abs(hour.laeq - laeq) < 1e-9)
+            #expect(hour.lafMax == minutes.map(\.lafMax).max())
         }
-        let scope = ReportScope(from: Self.start, to: Self.start.addingTimeInterval(3 * 86400), timeZone: Self.zone, quietHours: Self.quiet, calibrated: false)
-        let checks = RuleCheck.standardChecks(events: events, levels: levels, scope: scope)
-        #expect(checks.count == 3)
-        #expect(checks[0].threshold.contains("uncalibrated"))
+        let overall = 10 * log10(levels.reduce(0.0) { $0 + pow(10, $1.laeq / 10) } / Double(levels.count))
+        #expect(abs(statistics.levels!.laeq - overall) < 1e-9)
+    }
 
-        func hour(_ date: Date) -> Int { Self.calendar.component(.hour, from: date) }
-        let who = events.filter { (hour($0.timestamp) >= 23 || hour($0.timestamp) < 7) && $0.laMax > 45 }
-        #expect(checks[0].exceedances.count == who.count)
-        let minutes = levels.filter { $0.laeq > ((hour($0.start) >= 22 || hour($0.start) < 6) ? 34 : 39) }
-        #expect(checks[1].exceedances.count == minutes.count)
-        var counts: [String: Int] = [:]
-        for event in events where event.laMax > ((hour(event.timestamp) >= 22 || hour(event.timestamp) < 6) ? 52 : 57) {
-            let c = Self.calendar.dateComponents([.year, .month, .day, .hour], from: event.timestamp)
-            counts["\(c.year!)-\(c.month!)-\(c.day!)-\(c.hour!)", default: 0] += 1
+    @Test func boutsAreSummarised() {
+        let bouts = F.bouts(days: 2)
+        let statistics = EvidenceStatistics(events: [], levels: [], bouts: bouts, scope: F.scope(days: 2))
+        #expect(statistics.bouts.count == 6)
+        #expect(statistics.bouts.running == bouts.filter { $0.kind == "running" }.count)
+        #expect(statistics.bouts.steps == bouts.map(\.steps).reduce(0, +))
+        #expect(statistics.bouts.longest?.steps == bouts.map(\.steps).max())
+        let cadence = bouts.reduce(0.0) { $0 + $1.cadence * Double($1.steps) } / Double(bouts.map(\.steps).reduce(0, +))
+        #expect(abs(statistics.bouts.meanCadence! - cadence) < 1e-12)
+    }
+
+    @Test func aScopeStartingAtMidnightIncludesThePreviousNightAsPartial() {
+        let midnight = ISO8601DateFormatter().date(from: "2026-11-21T00:00:00Z")!
+        let scope = ReportScope(from: midnight, to: midnight.addingTimeInterval(86400), timeZone: F.zone, quietHours: F.quiet, calibration: nil)
+        let statistics = EvidenceStatistics(events: [], levels: [], scope: scope)
+        #expect(statistics.nights.map(\.date) == ["2026-11-20", "2026-11-21"])
+        #expect(statistics.nights.allSatisfy { $0.partial })
+    }
+
+    @Test func localTimesFollowDaylightSavingTransitions() {
+        // London: clocks go forward 2026-03-29 01:00 UTC and back 2026-10-25 01:00 UTC.
+        let from = ISO8601DateFormatter().date(from: "2026-03-27T00:00:00Z")!
+        let scope = ReportScope(from: from, to: from.addingTimeInterval(240 * 86400), timeZone: F.zone, quietHours: F.quiet, calibration: nil)
+        var generator = SeededRandom(seed: 3)
+        let events = (0..<3000).map { _ in
+            ReportEvent(timestamp: from.addingTimeInterval(Double.random(in: 0..<(240 * 86400), using: &generator)), kind: .footstep, type: .running, confidence: 1, laMax: 40)
         }
-        #expect(checks[2].exceedances.count == counts.values.filter { $0 >= 3 }.count)
+        let statistics = EvidenceStatistics(events: events, levels: [], scope: scope)
+        for hour in 0..<24 {
+            #expect(statistics.footstepsByHour[hour] == events.filter { Self.hour($0.timestamp) == hour }.count)
+        }
+        for night in statistics.nights {
+            #expect(Self.hour(night.start) == 23 && Self.hour(night.end) == 7, "night \(night.date)")
+        }
     }
 
     @Test func energyAverageWeightsByTime() {
         #expect(Decibel.energyAverage([]) == nil)
         #expect(abs(Decibel.energyAverage([(40, 60), (40, 60)])! - 40) < 1e-9)
-        // 50 dB for 1 minute and silence-ish 30 dB for 9 minutes: dominated by the loud minute.
         let value = Decibel.energyAverage([(50, 60), (30, 540)])!
         #expect(abs(value - 10 * log10((1e5 * 60 + 1e3 * 540) / 600)) < 1e-9)
     }

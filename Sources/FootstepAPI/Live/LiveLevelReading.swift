@@ -2,7 +2,8 @@ import FootstepCore
 import Foundation
 
 /// One reading of the live level meter (about 8 per second): what
-/// `/v1/levels/live` streams and `footstepctl level` draws.
+/// `/v1/levels/live` streams (one JSON object per line, see ``APIJSON``) and
+/// `footstepctl level` draws.
 public struct LiveLevelReading: Sendable, Codable, Equatable {
     /// Wall-clock time of the end of the reading's interval.
     public var time: Date
@@ -21,5 +22,11 @@ public struct LiveLevelReading: Sendable, Codable, Equatable {
         self.laeqDB = laeqDB
         self.band = band
         self.calibrated = calibrated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case time, band, calibrated
+        case lafDB = "laf_db"
+        case laeqDB = "laeq_db"
     }
 }

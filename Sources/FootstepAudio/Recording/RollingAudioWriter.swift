@@ -22,6 +22,9 @@ public final class RollingAudioWriter {
         public var startFrame: Int64
         /// Wall-clock time of the first frame.
         public var startedAt: Date
+        /// When the clock was re-anchored to the wall clock at this roll: wall clock
+        /// minus sample clock at the first frame, seconds (positive: the stream ran slow).
+        public var clockDrift: Double?
     }
 
     /// A file that was closed and finalised.
@@ -52,8 +55,12 @@ public final class RollingAudioWriter {
     public private(set) var sessionFrame: Int64
     private var anchor: Date
     private var anchorFrame: Int64
-    private var current: (writer: AudioFileWriter, opened: OpenedFile, rollFrame: Int64)?
+    private var current: (writer: AudioFileWriter, opened: OpenedFile, rollFrame: Int64, boundary: Double)?
     private var lastSync = ContinuousClock.now
+    /// The wall-clock boundary that closed the last file, and the wall clock of a
+    /// session frame of the block being written (for re-anchoring at that roll).
+    private var rolledAt: Double?
+    private var wallClockReference: (frame: Int64, time: Date)?
 
     /// - Parameters:
     ///   - anchor: Wall-clock time of session frame `startFrame`.
@@ -91,14 +98,24 @@ public final class RollingAudioWriter {
     /// Re-anchors the session clock (after a device restart or a pause): closes
     /// the current file; the next write opens a new one starting at `date`.
     public func reanchor(to date: Date) throws(AudioFileWriterError) {
+        rolledAt = nil
         try closeCurrent()
         anchor = date
         anchorFrame = sessionFrame
     }
 
     /// Appends interleaved frames, rolling files at boundaries.
-    public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioFileWriterError) {
+    ///
+    /// - Parameter capturedUntil: Wall-clock time just after the block's last
+    ///   frame (a live device). When given, the clock is re-anchored to it at
+    ///   each roll, so drift between the device clock and the wall clock never
+    ///   accumulates for longer than a file; `OpenedFile.clockDrift` says by how much.
+    public func write(
+        _ samples: UnsafeBufferPointer<Float>, frames: Int, capturedUntil: Date? = nil
+    ) throws(AudioFileWriterError) {
         let channels = format.channels
+        wallClockReference = capturedUntil.map { (sessionFrame + Int64(frames), $0) }
+        defer { wallClockReference = nil }
         var done = 0
         while done < frames {
             if current == nil { try openFile() }
@@ -109,7 +126,10 @@ public final class RollingAudioWriter {
                 sessionFrame += Int64(count)
                 done += count
             }
-            if sessionFrame >= current!.rollFrame { try closeCurrent() }
+            if sessionFrame >= current!.rollFrame {
+                rolledAt = current!.boundary
+                try closeCurrent()
+            }
         }
         let now = ContinuousClock.now
         if let current, now - lastSync >= .seconds(syncInterval) {
@@ -121,6 +141,7 @@ public final class RollingAudioWriter {
     /// Advances the session clock by `frames` without writing them (audio writing
     /// suspended, e.g. the disk is full); closes the current file first.
     public func skip(frames: Int) {
+        rolledAt = nil
         try? closeCurrent()
         sessionFrame += Int64(frames)
     }
@@ -145,10 +166,26 @@ public final class RollingAudioWriter {
     }
 
     private func openFile() throws(AudioFileWriterError) {
+        var drift: Double?
+        var nominalStart = time(ofFrame: sessionFrame).timeIntervalSince1970
+        if let rolled = rolledAt {
+            rolledAt = nil
+            // The file starts at the boundary `rolled` (sample clock); on a live device
+            // the wall clock says when that frame was really captured.
+            nominalStart = rolled
+            if let reference = wallClockReference {
+                let wall = reference.time.addingTimeInterval(
+                    -Double(reference.frame - sessionFrame) / Double(format.sampleRate))
+                drift = wall.timeIntervalSince(time(ofFrame: sessionFrame))
+                anchor = wall
+                anchorFrame = sessionFrame
+            }
+        }
         let start = time(ofFrame: sessionFrame)
         let interval = rollInterval
-        let startSeconds = start.timeIntervalSince1970
-        let boundary = ((startSeconds / interval).rounded(.down) + 1) * interval
+        // The next boundary after the nominal start: a re-anchored start a few
+        // milliseconds before its boundary must not make a file of a few frames.
+        let boundary = ((max(nominalStart, start.timeIntervalSince1970) / interval).rounded(.down) + 1) * interval
         let rate = Double(format.sampleRate)
         // Frame of the boundary in the session clock (at least one frame ahead).
         let rollFrame = max(
@@ -162,8 +199,8 @@ public final class RollingAudioWriter {
             suffix += 1
         }
         let writer = try AudioFileWriter(path: path, format: format, container: container)
-        let opened = OpenedFile(path: path, startFrame: sessionFrame, startedAt: start)
-        current = (writer, opened, rollFrame)
+        let opened = OpenedFile(path: path, startFrame: sessionFrame, startedAt: start, clockDrift: drift)
+        current = (writer, opened, rollFrame, boundary)
         lastSync = .now
         onOpen(opened)
     }

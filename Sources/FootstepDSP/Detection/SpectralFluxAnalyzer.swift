@@ -21,6 +21,8 @@ struct SpectralFluxAnalyzer: ~Copyable {
     /// independent (brown noise puts a band's energy in its lowest bins).
     private var measuredDeviations: [Double]
     private var frame = 0
+    /// This frame's band levels (dB), between the two passes of `analyse`.
+    private let bandLevels: UnsafeMutableBufferPointer<Double>
 
     var bandCount: Int { bands.count }
 
@@ -39,25 +41,18 @@ struct SpectralFluxAnalyzer: ~Copyable {
         laggedLevels = [Double](repeating: -200, count: bands.count * lag)
         floorLevels = [Double](repeating: -200, count: bands.count)
         measuredDeviations = bands.inverseDeviations.map { 1 / $0 }
+        bandLevels = .allocate(capacity: bands.count)
+        bandLevels.initialize(repeating: 0)
     }
+
+    deinit { bandLevels.deallocate() }
 
     /// 10·log10(energy) for a positive energy, to about 1e-6 dB without a libm call
     /// (the detector compares band levels at ~0.1 dB resolution; libm's log10 was a
-    /// visible share of the detector's time). Non-normal inputs go to `log10`.
+    /// visible share of the detector's time). See `Decibels.fastPowerLevel`.
     @inline(__always)
     static func decibels(_ energy: Float) -> Double {
-        let x = Double(energy)
-        guard x.isNormal, x > 0 else { return 10 * log10(x) }
-        // x = m · 2^e with m in [√½, √2), ln m = 2·atanh(t), t = (m − 1)/(m + 1), |t| ≤ 0.172.
-        // Selects rather than branches: which way it goes is random from band to band.
-        let big = x.significand > 1.414_213_562_373_095
-        let m = big ? 0.5 * x.significand : x.significand
-        let e = Double(x.exponent) + (big ? 1 : 0)
-        let t = (m - 1) / (m + 1)
-        let t2 = t * t
-        let lnM = 2 * t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))))
-        // 10·log10(x) = 10/ln10 · ln m + 10·log10(2) · e
-        return 4.342_944_819_032_518 * lnM + 3.010_299_956_639_812 * e
+        Decibels.fastPowerLevel(Double(energy))
     }
 
     /// Analyses the last `fftSize` samples of `history`.
@@ -78,13 +73,13 @@ struct SpectralFluxAnalyzer: ~Copyable {
         let spectrum = fft.output
         var flux = 0.0
         var excess = 0.0
+        // Two passes over the bands: first every band's level (long, independent
+        // latency chains: the sums and the logarithm), then the comparisons. Split,
+        // the processor overlaps the levels of many bands; in one loop each band's
+        // comparisons waited for its logarithm.
+        let levels = bandLevels
         bands.lowerBins.withUnsafeBufferPointer { lowerBins in
         bands.upperBins.withUnsafeBufferPointer { upperBins in
-        bands.inverseDeviations.withUnsafeBufferPointer { inverseDeviations in
-        measuredDeviations.withUnsafeMutableBufferPointer { measured in
-        floorLevels.withUnsafeMutableBufferPointer { floorLevels in
-        laggedLevels.withUnsafeMutableBufferPointer { lagged in
-            let laggedLevels = lagged.baseAddress! + slot * bandCount
             for b in 0..<bandCount {
                 // Band energy straight from the FFT output (|X[k]|², only the bins in
                 // bands), in four interleaved partial sums: one running sum would make
@@ -104,7 +99,17 @@ struct SpectralFluxAnalyzer: ~Copyable {
                     partial[0] += re * re + im * im
                     k += 1
                 }
-                let level = Self.decibels(partial.sum())
+                levels[b] = Self.decibels(partial.sum())
+            }
+        }
+        }
+        bands.inverseDeviations.withUnsafeBufferPointer { inverseDeviations in
+        measuredDeviations.withUnsafeMutableBufferPointer { measured in
+        floorLevels.withUnsafeMutableBufferPointer { floorLevels in
+        laggedLevels.withUnsafeMutableBufferPointer { lagged in
+            let laggedLevels = lagged.baseAddress! + slot * bandCount
+            for b in 0..<bandCount {
+                let level = levels[b]
                 let floor = floorLevels[b]
                 let reference = max(floor, laggedLevels[b])
                 // Only rises count. Written as selects, not branches: whether a band
@@ -137,8 +142,6 @@ struct SpectralFluxAnalyzer: ~Copyable {
                     floorLevels[b] = floor + (difference < 0 ? 0.04 * difference : 0.004 * min(difference, 10))
                 }
             }
-        }
-        }
         }
         }
         }

@@ -6,31 +6,11 @@ import FootstepDSP
 import Foundation
 import Synchronization
 
-/// What the capture thread reports to the service, in stream order.
-enum CaptureReport: Sendable {
-    case fileOpened(RollingAudioWriter.OpenedFile)
-    case fileClosed(RollingAudioWriter.ClosedFile)
-    /// An event with its sample-accurate wall-clock onset.
-    case event(AnalyzedEvent, timestamp: Date)
-    /// A level interval with the wall-clock time of its first frame.
-    case levels(IntervalLevels, startedAt: Date)
-    /// The device stopped delivering audio; the thread retries with backoff.
-    case deviceLost(reason: String, at: Date)
-    /// Capture resumed after `deviceLost`: the stretch in between is a gap.
-    case deviceRestored(lostAt: Date, at: Date)
-    /// Writing audio failed (disk full, I/O error): events and levels go on.
-    case audioWriteFailed(reason: String)
-    /// Writing audio works again.
-    case audioWriteResumed
-    /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
-    case overrun(droppedPeriods: Int, xruns: Int)
-    /// A fatal error: the capture thread stopped.
-    case failed(reason: String)
-}
-
-/// Runs source → analysis pipeline → rolling audio writer on a dedicated
-/// thread (reads block), and hands what comes out to the service through a
-/// locked queue. It never touches SQLite.
+/// Runs source → analysis pipeline (trained classifier) → rolling audio
+/// writer and event clips on a dedicated thread (reads block), and hands what
+/// comes out (events, level intervals, live meter readings, files, clips) to
+/// the service through a locked queue whose capacity is kept, so posting does
+/// not allocate in steady state. It never touches SQLite.
 ///
 /// - Note: `start()` once; the other members are safe from any thread.
 final class CaptureWorker: @unchecked Sendable {
@@ -46,6 +26,16 @@ final class CaptureWorker: @unchecked Sendable {
         var reopen: (@Sendable () throws(AudioSourceError) -> any AudioSource)?
         /// Seconds between audio write retries after a failure.
         var audioRetryInterval: Double = 10
+        /// The classifier's model.
+        var model: FootstepModel
+        /// Below this confidence a footstep's type is `unknown`.
+        var minimumConfidence: Double
+        /// Clips root (`<state>/clips`); clips are written in the session's container.
+        var clipDirectory: String
+        var clipBefore: Double
+        var clipAfter: Double
+        /// Re-anchor the session clock to the wall clock at each roll (live devices).
+        var reanchorAtRoll: Bool
     }
 
     private let settings: Settings
@@ -53,6 +43,7 @@ final class CaptureWorker: @unchecked Sendable {
     private let reports = Mutex<[CaptureReport]>([])
     private let stopRequested = Atomic<Bool>(false)
     private let pauseRequested = Atomic<Bool>(false)
+    private let audioSuspended = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)
     private let frames = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
@@ -82,6 +73,9 @@ final class CaptureWorker: @unchecked Sendable {
     func requestStop() { stopRequested.store(true, ordering: .releasing) }
     /// While paused, frames are read and dropped (no analysis, no audio file).
     func setPaused(_ paused: Bool) { pauseRequested.store(paused, ordering: .releasing) }
+    /// While suspended (free disk space below the reserve), audio files are not
+    /// written; analysis, events, levels and clips go on.
+    func setAudioSuspended(_ suspended: Bool) { audioSuspended.store(suspended, ordering: .releasing) }
 
     /// Everything reported since the last call, in order.
     func takeReports() -> [CaptureReport] {
@@ -102,12 +96,16 @@ final class CaptureWorker: @unchecked Sendable {
                 directory: settings.audioDirectory, container: settings.container, format: format,
                 sessionId: settings.sessionId, anchor: settings.anchor, rollInterval: settings.rollInterval,
                 syncInterval: settings.syncInterval)
+            let clips = EventClipRecorder(
+                directory: settings.clipDirectory, container: settings.container, format: format,
+                sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter)
             // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.
             let box = PipelineBox(
                 try AnalysisPipeline(
-                    format: format, configuration: settings.analysis, classifier: DetectorOnlyClassifier(),
+                    format: format, configuration: settings.analysis,
+                    classifier: try FootstepModelClassifier(model: settings.model),
                     maximumBlockFrames: Self.blockFrames))
-            loop(pipeline: &box.pipeline, writer: writer, source: source)
+            loop(pipeline: &box.pipeline, writer: writer, clips: clips, source: source)
         } catch {
             source.close()
             post(.failed(reason: "\(error)"))
@@ -117,13 +115,22 @@ final class CaptureWorker: @unchecked Sendable {
     private static let blockFrames = 2048
 
     private func loop(
-        pipeline: inout AnalysisPipeline<DetectorOnlyClassifier>, writer: RollingAudioWriter, source initial: any AudioSource
+        pipeline: inout AnalysisPipeline<FootstepModelClassifier>, writer: RollingAudioWriter,
+        clips: EventClipRecorder, source initial: any AudioSource
     ) {
         var source = initial
         let format = source.format
         let blockFrames = Self.blockFrames
         writer.onOpen = { [self] in post(.fileOpened($0)) }
         writer.onClose = { [self] in post(.fileClosed($0)) }
+        clips.onClip = { [self] in post(.clip($0)) }
+        clips.onError = { [self] in post(.clipFailed(reason: $0)) }
+        var tap = LiveLevelTap(sampleRate: format.sampleRate)
+        // Session frame of the next frame read (paused frames included).
+        var streamFrame: Int64 = 0
+        var suspended = false
+        // Ten seconds of 16-bit audio.
+        let retryFreeBytes = Int64(format.sampleRate * format.channels * 2 * 10)
         var buffer = [Float](repeating: 0, count: blockFrames * format.channels)
         var audioFailedAt: ContinuousClock.Instant?
         var paused = false
@@ -139,16 +146,30 @@ final class CaptureWorker: @unchecked Sendable {
             switch output {
             case var .event(event):
                 event.onsetFrame += skipped
-                batch.append(.event(event, timestamp: writer.time(ofFrame: event.onsetFrame)))
+                if event.kind == .footstep, event.confidence < settings.minimumConfidence { event.type = .unknown }
+                let timestamp = writer.time(ofFrame: event.onsetFrame)
+                batch.append(.event(event, timestamp: timestamp))
+                clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):
                 levels.startFrame += skipped
                 batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
             }
         }
         func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {
+            let suspendNow = audioSuspended.load(ordering: .acquiring)
+            if suspendNow != suspended { suspended = suspendNow }
+            if suspended {
+                writer.skip(frames: count)
+                return
+            }
             if let failedAt = audioFailedAt {
-                guard ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval) else {
+                // Retry only when there is room for a few seconds of audio again
+                // (not one new, empty file per retry on a full disk).
+                guard ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval),
+                    (StorageMonitor.freeBytes(at: settings.audioDirectory) ?? .max) >= retryFreeBytes
+                else {
                     writer.skip(frames: count)
+                    if ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval) { audioFailedAt = .now }
                     return
                 }
                 audioFailedAt = nil
@@ -156,7 +177,7 @@ final class CaptureWorker: @unchecked Sendable {
                 post(.audioWriteResumed)
             }
             do {
-                try writer.write(samples, frames: count)
+                try writer.write(samples, frames: count, capturedUntil: settings.reanchorAtRoll ? Date() : nil)
             } catch {
                 audioFailedAt = .now
                 try? writer.abandonCurrent()
@@ -177,6 +198,7 @@ final class CaptureWorker: @unchecked Sendable {
                 }
                 let lostAt = Date()
                 try? writer.close()
+                clips.flushPending()
                 source.close()
                 post(.deviceLost(reason: reason, at: lostAt))
                 guard let reopened = reconnect(reopen) else { break }
@@ -184,8 +206,9 @@ final class CaptureWorker: @unchecked Sendable {
                 dropped = 0
                 xruns = 0
                 let now = Date()
+                let drift = now.timeIntervalSince(writer.time(ofFrame: writer.sessionFrame))
                 try? writer.reanchor(to: now)
-                post(.deviceRestored(lostAt: lostAt, at: now))
+                post(.deviceRestored(lostAt: lostAt, at: now, drift: drift))
                 continue
             }
             if count == 0 { break }
@@ -208,13 +231,30 @@ final class CaptureWorker: @unchecked Sendable {
                 // a new one starts on resume.
                 writer.skip(frames: count)
                 skipped += Int64(count)
+                streamFrame += Int64(count)
                 written.store(writer.sessionFrame, ordering: .relaxed)
                 continue
             }
             buffer.withUnsafeBufferPointer { samples in
-                pipeline.process(samples, frames: count) { handle($0) }
+                // In pieces ending on the live meter's reading instants.
+                let channels = format.channels
+                var done = 0
+                while done < count {
+                    let piece = min(count - done, tap.framesUntilDue(processed: pipeline.framesProcessed))
+                    pipeline.process(
+                        UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + piece) * channels)]),
+                        frames: piece
+                    ) { handle($0) }
+                    done += piece
+                    let processed = pipeline.framesProcessed
+                    if let reading = tap.take(from: pipeline.meter, processed: processed) {
+                        batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: writer.time(ofFrame: processed + skipped)))
+                    }
+                }
                 writeAudio(samples, count)
+                clips.append(samples, frames: count, at: streamFrame)
             }
+            streamFrame += Int64(count)
             written.store(writer.sessionFrame, ordering: .relaxed)
             if !batch.isEmpty {
                 reports.withLock { $0.append(contentsOf: batch) }
@@ -223,6 +263,7 @@ final class CaptureWorker: @unchecked Sendable {
         }
         pipeline.finish { handle($0) }
         if !batch.isEmpty { reports.withLock { $0.append(contentsOf: batch) } }
+        clips.flushPending()
         do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)")) }
         source.close()
     }
@@ -242,8 +283,8 @@ final class CaptureWorker: @unchecked Sendable {
 
 /// Owns the pipeline for the capture thread.
 final class PipelineBox {
-    var pipeline: AnalysisPipeline<DetectorOnlyClassifier>
-    init(_ pipeline: consuming AnalysisPipeline<DetectorOnlyClassifier>) { self.pipeline = pipeline }
+    var pipeline: AnalysisPipeline<FootstepModelClassifier>
+    init(_ pipeline: consuming AnalysisPipeline<FootstepModelClassifier>) { self.pipeline = pipeline }
 }
 
 /// Moves a non-Sendable value to the thread that will own it.

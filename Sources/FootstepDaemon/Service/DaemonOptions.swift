@@ -19,6 +19,18 @@ public struct DaemonOptions: Sendable {
     public var statusInterval: Double = 10
     /// The configuration file, for reloads (nil: built-in defaults, nothing to reload).
     public var configurationPath: String?
+    /// The clock the monitoring schedule follows (tests run a fast one; sessions
+    /// and events always take the real wall clock).
+    public var scheduleClock: @Sendable () -> Date = { Date() }
+    /// Seconds between free-space checks of the state directory.
+    public var diskCheckInterval: Double = 5
+    /// Seconds between retention sweeps (one also runs at start and after each closed file).
+    public var retentionInterval: Double = 600
+    /// Seconds between retries of audio writing after a write error (disk full).
+    public var audioRetryInterval: Double = 10
+    /// Re-anchor the session clock to the wall clock at each file roll; nil: only
+    /// for ALSA devices (files and the demo have no wall clock of their own).
+    public var reanchorAtRoll: Bool?
 
     public init(
         stateDirectory: String? = nil, socketPath: String? = nil, speed: Double? = nil, maximumFrames: Int? = nil,
@@ -45,4 +57,6 @@ extension DaemonConfiguration {
     public var databasePath: String { "\(stateDirectory)/footstepd.db" }
     /// `<state>/audio`.
     public var audioDirectory: String { "\(stateDirectory)/audio" }
+    /// `<state>/clips`: one small file per event, kept by retention.
+    public var clipDirectory: String { "\(stateDirectory)/clips" }
 }

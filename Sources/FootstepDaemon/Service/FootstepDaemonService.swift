@@ -1,6 +1,7 @@
 import FootstepAPI
 import FootstepAnalysis
 import FootstepAudio
+import FootstepClassifier
 import FootstepCore
 import FootstepStore
 import Foundation
@@ -13,18 +14,23 @@ import Synchronization
 /// consumer stop together on graceful shutdown.
 ///
 /// At start-up it repairs unfinished audio files and closes sessions left
-/// open by a crash as `interrupted`, then starts a session and sends
-/// `READY=1` once capture and the store are up. Capture runs on its own
-/// thread (`CaptureWorker`); this task drains it every 100 ms, writes events
-/// and levels in batches (at most `flushInterval` late), pings the watchdog
-/// only while frames arrive, and ends the session as `completed` on stop or
-/// shutdown. A finite source (file, scenario) ends the run at its end.
+/// open by a crash as `interrupted`, then starts a session (when the
+/// monitoring schedule wants one) and sends `READY=1` once capture and the
+/// store are up. Capture runs on its own thread (`CaptureWorker`); this task
+/// drains it every 100 ms, stores events at once (then publishes them on
+/// `liveEvents`) and levels in batches (at most `flushInterval` late),
+/// publishes the live meter on `liveLevels`, pings the watchdog only while
+/// frames arrive (or while idle on purpose), watches free space and applies
+/// retention (`Housekeeping`), and ends the session as `completed` on stop,
+/// at the end of a schedule window or on shutdown. A finite source (file,
+/// scenario) ends the run at its end.
 public final class FootstepDaemonService: Service, Sendable {
     private struct Control {
         var configuration: DaemonConfiguration
         var wantRunning = true
         var wantPaused = false
         var status = DaemonStatus()
+        var database: FootstepDatabase?
     }
 
     public let source: SourceChoice
@@ -55,6 +61,8 @@ public final class FootstepDaemonService: Service, Sendable {
     public var status: DaemonStatus { control.withLock { $0.status } }
     /// The configuration in force (the next session uses a reloaded one).
     public var configuration: DaemonConfiguration { control.withLock { $0.configuration } }
+    /// The evidence store, once `run()` has opened it (nil before).
+    public var database: FootstepDatabase? { control.withLock { $0.database } }
 
     /// Starts a session if none is running.
     public func start() { control.withLock { $0.wantRunning = true; $0.wantPaused = false } }
@@ -80,22 +88,41 @@ public final class FootstepDaemonService: Service, Sendable {
     public func run() async throws {
         let configuration = self.configuration
         let database = try openStore(configuration)
-        try StartupRecovery(database: database, audioDirectory: configuration.audioDirectory, logger: logger).run()
+        try StartupRecovery(
+            database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
+            clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter, logger: logger
+        ).run()
+        control.withLock { $0.database = database }
+        var housekeeping = Housekeeping(configuration: configuration, database: database, options: options, logger: logger)
         var readySent = false
+        var lastIdleWatchdog = ContinuousClock.now
         try await withGracefulShutdownHandler {
             while !isShuttingDown {
-                guard control.withLock({ $0.wantRunning }) else {
+                housekeeping.tick(configuration: self.configuration, status: update)
+                guard control.withLock({ $0.wantRunning }), housekeeping.scheduleActive else {
                     update { $0.state = .idle; $0.sessionId = nil }
+                    if !readySent {
+                        // Up and waiting (stopped, or outside the schedule's windows).
+                        notifier.ready(status: status.line)
+                        readySent = true
+                    }
+                    // Idle on purpose: no frames are expected, the daemon is healthy.
+                    if let interval = notifier.watchdogInterval, ContinuousClock.now - lastIdleWatchdog >= interval / 2 {
+                        notifier.watchdog()
+                        lastIdleWatchdog = .now
+                    }
                     try? await Task.sleep(for: .milliseconds(200))
                     continue
                 }
-                let ended = try await runSession(database: database, readySent: &readySent)
+                let ended = try await runSession(database: database, readySent: &readySent, housekeeping: &housekeeping)
                 if ended && (source.isFinite || options.maximumFrames != nil) { break }
             }
         } onGracefulShutdown: {
             self.shuttingDown.store(true, ordering: .releasing)
         }
         update { $0.state = .stopping }
+        liveLevels.finishAll()
+        liveEvents.finishAll()
         notifier.stopping(status: "stopping")
         logger.info("footstepd stopped", metadata: ["message_id": "\(MessageID.stopped)"])
     }
@@ -110,6 +137,18 @@ public final class FootstepDaemonService: Service, Sendable {
             throw DaemonError("cannot create the state directory \(configuration.stateDirectory): \(error.localizedDescription)")
         }
         return try FootstepDatabase.open(path: configuration.databasePath)
+    }
+
+    /// The classifier model: `detection.model_path`, or the built-in one.
+    private func loadModel(_ configuration: DaemonConfiguration) throws -> FootstepModel {
+        do {
+            if let path = configuration.detection.modelPath {
+                return try FootstepModel.load(contentsOf: URL(fileURLWithPath: path))
+            }
+            return try FootstepModel.bundled()
+        } catch {
+            throw DaemonError("\(error) (detection.model)")
+        }
     }
 
     /// Opens the source; an ALSA device that is missing is retried with backoff.
@@ -134,8 +173,11 @@ public final class FootstepDaemonService: Service, Sendable {
     }
 
     /// One session from start to stop. Returns true when the source ended.
-    private func runSession(database: FootstepDatabase, readySent: inout Bool) async throws -> Bool {
+    private func runSession(
+        database: FootstepDatabase, readySent: inout Bool, housekeeping: inout Housekeeping
+    ) async throws -> Bool {
         let configuration = self.configuration
+        let model = try loadModel(configuration)
         guard let audio = try await openSource(configuration) else { return false }
         let format = audio.format
         let anchor = Date()
@@ -155,13 +197,24 @@ public final class FootstepDaemonService: Service, Sendable {
                 sessionId: sessionId, anchor: anchor, analysis: configuration.analysisConfiguration,
                 audioDirectory: configuration.audioDirectory, container: configuration.recording.audioFormat,
                 rollInterval: configuration.recording.rollInterval, syncInterval: configuration.recording.syncInterval,
-                reopen: reopen))
+                reopen: reopen, audioRetryInterval: options.audioRetryInterval, model: model,
+                minimumConfidence: configuration.detection.minimumConfidence, clipDirectory: configuration.clipDirectory,
+                clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
+                reanchorAtRoll: options.reanchorAtRoll ?? (reopen != nil)))
+        worker.setAudioSuspended(housekeeping.storage.diskLow)
         update {
             $0.state = .recording
             $0.sessionId = sessionId
+            $0.sessionTitle = session.title
+            $0.sessionStartedAt = session.startedAt
             $0.source = audio.name
+            $0.sampleRate = format.sampleRate
+            $0.channels = format.channels
+            if case .alsa = source { $0.sampleFormat = configuration.capture.sampleFormat.rawValue } else { $0.sampleFormat = nil }
+            $0.audioFormat = configuration.recording.audioFormat
             $0.capturedFrames = 0
-            $0.lastError = nil
+            $0.level = nil
+            if !$0.diskLow { $0.lastError = nil }
         }
         worker.start()
         logger.info(
@@ -176,7 +229,9 @@ public final class FootstepDaemonService: Service, Sendable {
 
         var sink = SessionSink(
             database: database, sessionId: sessionId, sampleRate: format.sampleRate, channels: format.channels,
-            logger: logger)
+            logger: logger,
+            feeds: SessionSink.Feeds(
+                levels: liveLevels, events: liveEvents, calibrated: configuration.levels.calibrationOffset != 0))
         let watchdogInterval = notifier.watchdogInterval
         let clock = ContinuousClock()
         var lastFlush = clock.now
@@ -189,7 +244,12 @@ public final class FootstepDaemonService: Service, Sendable {
         while true {
             try? await Task.sleep(for: .milliseconds(100))
             let (wantRunning, wantPaused) = control.withLock { ($0.wantRunning, $0.wantPaused) }
-            if !stopRequested, isShuttingDown || !wantRunning {
+            housekeeping.tick(configuration: self.configuration, status: update)
+            worker.setAudioSuspended(housekeeping.storage.diskLow)
+            if !stopRequested, isShuttingDown || !wantRunning || !housekeeping.scheduleActive {
+                if !housekeeping.scheduleActive, !isShuttingDown, wantRunning {
+                    logger.notice("session \(sessionId): the monitoring window closed", metadata: ["footstep.session": "\(sessionId)"])
+                }
                 stopRequested = true
                 worker.requestStop()
             }
@@ -203,10 +263,10 @@ public final class FootstepDaemonService: Service, Sendable {
             let finished = worker.isFinished
             sink.handle(worker.takeReports(), status: update)
             let now = clock.now
-            if finished || now - lastFlush >= .seconds(options.flushInterval) {
-                sink.flush(status: update)
-                lastFlush = now
-            }
+            // Events at once (live subscribers wait for them), levels in batches.
+            let flushLevels = finished || now - lastFlush >= .seconds(options.flushInterval)
+            sink.flush(levels: flushLevels, status: update)
+            if flushLevels { lastFlush = now }
             let frames = worker.capturedFrames
             update { $0.capturedFrames = frames }
             if let watchdogInterval, now - lastWatchdog >= watchdogInterval / 2 {
@@ -227,12 +287,19 @@ public final class FootstepDaemonService: Service, Sendable {
             }
             if finished { break }
         }
+        sink.finish(status: update)
         let endedAt = max(anchor, sink.lastDataTime ?? Date())
         try database.endSession(sessionId, at: endedAt, status: .completed)
         logger.info(
             "session \(sessionId) completed: \(sink.storedEvents) events, \(worker.capturedFrames) frames",
             metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])
-        update { $0.sessionId = nil; $0.state = .idle }
+        update {
+            $0.sessionId = nil
+            $0.sessionTitle = nil
+            $0.sessionStartedAt = nil
+            $0.level = nil
+            $0.state = .idle
+        }
         if let failure = sink.failure, !stopRequested { throw DaemonError(failure) }
         return !stopRequested
     }

@@ -1,42 +1,64 @@
+import FootstepAPI
 import FootstepAnalysis
 import FootstepAudio
+import FootstepClassifier
 import FootstepCore
+import FootstepDSP
 import FootstepStore
 import Foundation
 import Logging
 
-/// Turns the capture thread's reports into store rows and journal entries for
-/// one session: audio files as they open and close (with their SHA-256),
-/// events and level intervals in batches, gaps after a device loss.
+/// Turns the capture thread's reports into store rows, journal entries and
+/// live feeds for one session: audio files as they open and close (with their
+/// SHA-256), events (stored within one service tick, then published with
+/// their id), level intervals in batches, gait bouts, event clips with their
+/// SHA-256, live meter readings, gaps after a device loss.
 ///
 /// - Note: Used by the service's task only.
 struct SessionSink {
+    /// Where live values go.
+    struct Feeds {
+        var levels: LiveBroadcast<LiveLevelReading>
+        var events: LiveBroadcast<EventRecord>
+        /// True when a calibration offset is applied (levels are dB SPL).
+        var calibrated: Bool
+    }
+
+    typealias StatusUpdate = ((inout DaemonStatus) -> Void) -> Void
+
     let database: FootstepDatabase
     let sessionId: Int64
     let sampleRate: Int
     let channels: Int
     let logger: Logger
+    let feeds: Feeds
 
     private var fileIds: [String: Int64] = [:]
     private var currentFile: (id: Int64, startFrame: Int64)?
     /// Files of the session by first frame (an event is reported after its onset,
     /// possibly once the next file has started).
-    private var fileStarts: [(id: Int64, startFrame: Int64)] = []
+    private var fileRanges: [(id: Int64, startFrame: Int64, endFrame: Int64?)] = []
     private var pendingEvents: [NewEvent] = []
     private var pendingLevels: [LevelMinuteRecord] = []
     private var failedFlushes = 0
+    private var bouts = BoutRecorder()
+    /// Stored events by onset frame, until their clip arrives (clips come seconds later).
+    private var eventIdsByOnset: [Int64: Int64] = [:]
+    /// Clips whose event is not stored yet.
+    private var unmatchedClips: [Int64: EventClipRecorder.Clip] = [:]
     private(set) var storedEvents = 0
     /// The latest wall-clock instant of written data (end of a file, level interval or event).
     private(set) var lastDataTime: Date?
     /// A fatal capture error, if the capture thread stopped on one.
     private(set) var failure: String?
 
-    init(database: FootstepDatabase, sessionId: Int64, sampleRate: Int, channels: Int, logger: Logger) {
+    init(database: FootstepDatabase, sessionId: Int64, sampleRate: Int, channels: Int, logger: Logger, feeds: Feeds) {
         self.database = database
         self.sessionId = sessionId
         self.sampleRate = sampleRate
         self.channels = channels
         self.logger = logger
+        self.feeds = feeds
     }
 
     private var sessionMetadata: Logger.Metadata { ["footstep.session": "\(sessionId)"] }
@@ -45,20 +67,12 @@ struct SessionSink {
         if lastDataTime.map({ time > $0 }) ?? true { lastDataTime = time }
     }
 
-    mutating func handle(_ reports: [CaptureReport], status: ((inout DaemonStatus) -> Void) -> Void) {
+    mutating func handle(_ reports: [CaptureReport], status: StatusUpdate) {
+        var lastReading: LiveLevelReading?
         for report in reports {
             switch report {
             case let .fileOpened(file):
-                do {
-                    let record = try database.addAudioFile(
-                        sessionId: sessionId, path: file.path, startedAt: file.startedAt, startFrame: file.startFrame,
-                        sampleRate: sampleRate, channels: channels, format: AudioFileContainer(pathExtension: file.path) ?? .flac)
-                    fileIds[file.path] = record.id!
-                    currentFile = (record.id!, file.startFrame)
-                    fileStarts.append((record.id!, file.startFrame))
-                } catch {
-                    logger.error("cannot register audio file \(file.path): \(error)", metadata: sessionMetadata)
-                }
+                openFile(file)
             case let .fileClosed(file):
                 closeFile(file)
                 status { $0.closedFiles += 1 }
@@ -74,22 +88,37 @@ struct SessionSink {
                         lceq: finite(levels.lceq), lafMax: finite(levels.lafMax), lafMin: finite(levels.lafMin),
                         la10: finite(levels.la10), la90: finite(levels.la90)))
                 noteData(startedAt.addingTimeInterval(seconds))
-            case let .deviceLost(reason, at):
+            case let .level(laf, laeq, time):
+                let reading = LiveLevelReading(
+                    time: time, lafDB: finite(laf), laeqDB: finite(laeq), band: LevelBand(levelDB: laf),
+                    calibrated: feeds.calibrated)
+                feeds.levels.publish(reading)
+                lastReading = reading
+            case let .clip(clip):
+                if let id = eventIdsByOnset.removeValue(forKey: clip.onsetFrame) {
+                    record(clip, eventId: id, status: status)
+                } else {
+                    unmatchedClips[clip.onsetFrame] = clip
+                }
+            case let .clipFailed(reason):
+                logger.warning("event clip not saved: \(reason)", metadata: sessionMetadata)
+            case let .deviceLost(reason, _):
                 currentFile = nil
                 logger.error(
                     "capture device lost: \(reason); retrying",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
                 status { $0.state = .deviceLost; $0.lastError = reason }
-                _ = at
-            case let .deviceRestored(lostAt, at):
+            case let .deviceRestored(lostAt, at, drift):
                 do {
                     try database.addGap(sessionId: sessionId, from: lostAt, to: at, reason: "capture device lost")
                 } catch {
                     logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
                 }
                 logger.notice(
-                    "capture device back after \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s",
-                    metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceRestored)"]) { $1 })
+                    "capture device back after \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock (drift \(milliseconds(drift)))",
+                    metadata: sessionMetadata.merging([
+                        "message_id": "\(MessageID.deviceRestored)", "footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))",
+                    ]) { $1 })
                 status { $0.state = .recording; $0.lastError = nil }
             case let .audioWriteFailed(reason):
                 currentFile = nil
@@ -110,12 +139,34 @@ struct SessionSink {
                 logger.error("capture stopped: \(reason)", metadata: sessionMetadata)
             }
         }
+        if let lastReading { status { $0.level = lastReading } }
+    }
+
+    private mutating func openFile(_ file: RollingAudioWriter.OpenedFile) {
+        do {
+            let record = try database.addAudioFile(
+                sessionId: sessionId, path: file.path, startedAt: file.startedAt, startFrame: file.startFrame,
+                sampleRate: sampleRate, channels: channels, format: AudioFileContainer(pathExtension: file.path) ?? .flac)
+            fileIds[file.path] = record.id!
+            currentFile = (record.id!, file.startFrame)
+            fileRanges.append((record.id!, file.startFrame, nil))
+        } catch {
+            logger.error("cannot register audio file \(file.path): \(error)", metadata: sessionMetadata)
+        }
+        if let drift = file.clockDrift {
+            logger.info(
+                "clock re-anchored to the wall clock at file roll: drift \(milliseconds(drift))",
+                metadata: sessionMetadata.merging(["footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))"]) { $1 })
+        }
     }
 
     private mutating func closeFile(_ file: RollingAudioWriter.ClosedFile) {
         if currentFile.map({ fileIds[file.path] == $0.id }) ?? false { currentFile = nil }
         noteData(file.startedAt.addingTimeInterval(Double(file.frames) / Double(sampleRate)))
         guard let id = fileIds[file.path] else { return }
+        if let index = fileRanges.lastIndex(where: { $0.id == id }) {
+            fileRanges[index].endFrame = file.startFrame + file.frames
+        }
         do {
             let checksum = try FileChecksum.sha256(ofFileAt: file.path)
             try database.closeAudioFile(id, sha256: checksum, frames: file.frames, bytes: file.bytes)
@@ -126,15 +177,31 @@ struct SessionSink {
         }
     }
 
+    private func record(_ clip: EventClipRecorder.Clip, eventId: Int64, status: StatusUpdate) {
+        do {
+            let checksum = try FileChecksum.sha256(ofFileAt: clip.path)
+            try database.setEventClip(eventId, path: clip.path, sha256: checksum)
+            status { $0.storedClips += 1 }
+        } catch {
+            logger.error("cannot record the clip \(clip.path) of event \(eventId): \(error)", metadata: sessionMetadata)
+        }
+    }
+
     private func newEvent(_ event: AnalyzedEvent, timestamp: Date) -> NewEvent {
         NewEvent(
-            sessionId: sessionId, audioFileId: fileStarts.last { $0.startFrame <= event.onsetFrame }?.id,
+            sessionId: sessionId, audioFileId: currentAudioFile(at: event.onsetFrame),
             frameOffset: event.onsetFrame, timestamp: timestamp,
             duration: max(0, event.durationSeconds.isFinite ? event.durationSeconds : 0), kind: event.kind,
             type: event.type, confidence: min(1, max(0, event.confidence.isFinite ? event.confidence : 0)),
             intensity: event.intensity, laMax: finite(event.laMax), lcMax: event.lcMax.isFinite ? event.lcMax : nil,
             peakDBFS: finite(event.peakDBFS), sel: finite(event.sel),
             backgroundLA: event.backgroundLA.isFinite ? event.backgroundLA : nil)
+    }
+
+    /// The file holding `frame`, if audio was being written then (none while audio
+    /// writing was suspended or the device lost).
+    private func currentAudioFile(at frame: Int64) -> Int64? {
+        fileRanges.last { $0.startFrame <= frame && ($0.endFrame.map { frame < $0 } ?? true) }?.id
     }
 
     /// Records the open file's progress so a crash leaves its extent in the store.
@@ -144,25 +211,34 @@ struct SessionSink {
         try? database.updateAudioFileFrames(currentFile.id, frames: frames, bytes: 0)
     }
 
-    /// Writes the pending events (one transaction, extending the hash chain)
-    /// and levels, and logs each event to the journal with its fields.
-    mutating func flush(status: ((inout DaemonStatus) -> Void) -> Void) {
+    /// Writes the pending events (one transaction, extending the hash chain),
+    /// logs each to the journal, publishes it live, counts it for today and
+    /// groups footsteps into bouts; with `levels`, also the pending level intervals.
+    mutating func flush(levels: Bool = true, status: StatusUpdate) {
         if !pendingEvents.isEmpty {
             do {
                 let ids = try database.appendEvents(pendingEvents)
                 for (id, event) in zip(ids, pendingEvents) { logEvent(id: id, event) }
                 storedEvents += ids.count
-                let count = ids.count
-                status { $0.storedEvents += count }
+                let stored = (try? database.events(ids: ids)) ?? []
+                for event in stored { didStore(event, status: status) }
+                if let last = stored.last { status { $0.lastEvent = last } }
                 pendingEvents.removeAll(keepingCapacity: true)
                 failedFlushes = 0
             } catch {
+                // Kept and retried every tick (the disk may be full for a while); only an
+                // absurd backlog is given up, oldest first, and said so.
                 failedFlushes += 1
-                logger.error("cannot store \(pendingEvents.count) events (attempt \(failedFlushes)): \(error)", metadata: sessionMetadata)
-                if failedFlushes >= 10 { pendingEvents.removeAll() }
+                if failedFlushes == 1 || failedFlushes % 100 == 0 {
+                    logger.error("cannot store \(pendingEvents.count) events (attempt \(failedFlushes)): \(error)", metadata: sessionMetadata)
+                }
+                if pendingEvents.count > 100_000 {
+                    logger.critical("dropping \(pendingEvents.count - 100_000) unstored events", metadata: sessionMetadata)
+                    pendingEvents.removeFirst(pendingEvents.count - 100_000)
+                }
             }
         }
-        if !pendingLevels.isEmpty {
+        if levels, !pendingLevels.isEmpty {
             do {
                 let ids = try database.appendLevels(pendingLevels)
                 let count = ids.count
@@ -172,6 +248,53 @@ struct SessionSink {
                 logger.error("cannot store level intervals: \(error)", metadata: sessionMetadata)
                 if pendingLevels.count > 1000 { pendingLevels.removeAll() }
             }
+        }
+    }
+
+    private mutating func didStore(_ event: EventRecord, status: StatusUpdate) {
+        guard let id = event.id else { return }
+        let label = event.kind == .footstep ? event.type.rawValue : event.kind.rawValue
+        status {
+            $0.storedEvents += 1
+            $0.eventsToday[label, default: 0] += 1
+        }
+        feeds.events.publish(event)
+        if let clip = unmatchedClips.removeValue(forKey: event.frameOffset) {
+            record(clip, eventId: id, status: status)
+        } else {
+            eventIdsByOnset[event.frameOffset] = id
+            if eventIdsByOnset.count > 512 {
+                // Clips come within seconds; forget events whose clip failed a minute ago.
+                let horizon = event.frameOffset - Int64(60 * sampleRate)
+                eventIdsByOnset = eventIdsByOnset.filter { $0.key >= horizon }
+            }
+        }
+        if event.kind == .footstep, let bout = bouts.add(event, sampleRate: sampleRate) {
+            store(bout, status: status)
+        }
+    }
+
+    /// Ends the session's bookkeeping: the open bout is stored, clips never matched are reported.
+    mutating func finish(status: StatusUpdate) {
+        flush(status: status)
+        if let bout = bouts.finish() { store(bout, status: status) }
+        for clip in unmatchedClips.values {
+            logger.warning("clip \(clip.path) has no stored event; left on disk", metadata: sessionMetadata)
+        }
+        unmatchedClips.removeAll()
+    }
+
+    private func store(_ bout: BoutRecorder.Bout, status: StatusUpdate) {
+        do {
+            try database.appendBout(
+                BoutRecord(
+                    sessionId: sessionId, startedAt: bout.startedAt, endedAt: bout.endedAt, steps: bout.bout.steps,
+                    cadence: bout.bout.cadence.isFinite ? bout.bout.cadence : 0, dominantType: bout.bout.dominantType,
+                    kind: bout.bout.gait == .running ? .running : .walking),
+                eventIds: bout.eventIds)
+            status { $0.storedBouts += 1 }
+        } catch {
+            logger.error("cannot store a gait bout: \(error)", metadata: sessionMetadata)
         }
     }
 
@@ -190,4 +313,9 @@ struct SessionSink {
 }
 
 /// Non-finite levels (digital silence) are stored as -200 dB, far below anything audible.
-private func finite(_ value: Double) -> Double { value.isFinite ? value : -200 }
+func finite(_ value: Double) -> Double { value.isFinite ? value : -200 }
+
+/// `+12 ms`, `-1.250 s`.
+func milliseconds(_ seconds: Double) -> String {
+    abs(seconds) < 1 ? String(format: "%+.0f ms", seconds * 1000) : String(format: "%+.3f s", seconds)
+}

@@ -1,28 +1,47 @@
 import FootstepAudio
+import FootstepCore
 import FootstepStore
 import Foundation
 import Logging
 
-/// What start-up does after a crash, kill or power cut: repairs or finalises
-/// the audio files the store still has open (WAV header lengths, FLAC
-/// re-encoded to a finalised file), closes them with their SHA-256, and ends
-/// every session left `recording`/`paused` as `interrupted` at the end of its
-/// last written data (taking the repaired files' true ends into account).
+/// What start-up does after a crash, kill or power cut:
+/// 1. registers audio files of open sessions that the store never heard of
+///    (killed between creating a file and registering it);
+/// 2. repairs or finalises the audio files the store still has open (WAV
+///    header lengths, FLAC re-encoded to a finalised file) and closes them
+///    with their SHA-256;
+/// 3. ends every session left `recording`/`paused` as `interrupted` at the end
+///    of its last written data (taking the repaired files' true ends into account);
+/// 4. gives the interrupted sessions' events their clips: a clip file written
+///    but not recorded is recorded, a missing one is cut from the rolling files.
 public struct StartupRecovery {
     public struct Report: Sendable, Equatable {
         /// Files repaired or found complete, with the frames they hold.
         public var files: [AudioFileRepair.Result] = []
+        /// Files found on disk but not in the store, now registered.
+        public var registeredFiles: [String] = []
         /// Sessions closed as interrupted.
         public var interruptedSessions: [Int64] = []
+        /// Clips recorded or cut for events of interrupted sessions.
+        public var recoveredClips = 0
     }
 
     let database: FootstepDatabase
     let audioDirectory: String
+    let clipDirectory: String?
+    let clipBefore: Double
+    let clipAfter: Double
     let logger: Logger
 
-    public init(database: FootstepDatabase, audioDirectory: String, logger: Logger) {
+    public init(
+        database: FootstepDatabase, audioDirectory: String, clipDirectory: String? = nil, clipBefore: Double = 2,
+        clipAfter: Double = 3, logger: Logger
+    ) {
         self.database = database
         self.audioDirectory = audioDirectory
+        self.clipDirectory = clipDirectory
+        self.clipBefore = clipBefore
+        self.clipAfter = clipAfter
         self.logger = logger
     }
 
@@ -30,6 +49,7 @@ public struct StartupRecovery {
     public func run() throws -> Report {
         var report = Report()
         removeLeftovers()
+        report.registeredFiles = try registerOrphans()
         var ends: [Int64: Date] = [:]
         for file in try database.unclosedAudioFiles() {
             guard FileManager.default.fileExists(atPath: file.path) else {
@@ -55,6 +75,9 @@ public struct StartupRecovery {
         for id in report.interruptedSessions {
             logger.notice("session \(id) was interrupted (crash or power loss); closed", metadata: ["footstep.session": "\(id)"])
         }
+        if let clipDirectory, !report.interruptedSessions.isEmpty {
+            report.recoveredClips = recoverClips(sessions: report.interruptedSessions, clipDirectory: clipDirectory)
+        }
         return report
     }
 
@@ -64,5 +87,90 @@ public struct StartupRecovery {
         for name in names where name.hasSuffix(".repair") {
             try? FileManager.default.removeItem(atPath: "\(audioDirectory)/\(name)")
         }
+    }
+
+    /// Files named `…-s<session>[-n].wav|flac` of a session still open in the store
+    /// but absent from it: registered after the session's last known file.
+    private func registerOrphans() throws -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: audioDirectory) else { return [] }
+        var registered: [String] = []
+        for name in names.sorted() {
+            let path = "\(audioDirectory)/\(name)"
+            guard let container = AudioFileContainer(pathExtension: path), let sessionId = Self.sessionId(fromFileName: name)
+            else { continue }
+            guard let summary = try database.session(sessionId), summary.session.status.isOpen else { continue }
+            let files = try database.audioFiles(session: sessionId)
+            guard !files.contains(where: { $0.path == path }) else { continue }
+            let session = summary.session
+            let last = files.last
+            let startFrame = last.map { $0.startFrame + $0.frames } ?? 0
+            let startedAt = last?.endsAt ?? session.startedAt
+            _ = try database.addAudioFile(
+                sessionId: sessionId, path: path, startedAt: startedAt, startFrame: startFrame,
+                sampleRate: session.sampleRate, channels: session.channels, format: container)
+            registered.append(path)
+            logger.notice(
+                "registered audio file \(path) found on disk but not in the store", metadata: ["footstep.session": "\(sessionId)"])
+        }
+        return registered
+    }
+
+    /// The session id in a rolling file name (`20250101T000000Z-s12.flac`, `…-s12-1.wav`).
+    static func sessionId(fromFileName name: String) -> Int64? {
+        let stem = name.split(separator: ".").first.map(String.init) ?? name
+        let parts = stem.split(separator: "-")
+        guard parts.count >= 2, parts[1].hasPrefix("s") else { return nil }
+        return Int64(parts[1].dropFirst())
+    }
+
+    /// Records clip files the capture thread wrote but the store never heard of,
+    /// and cuts the missing ones from the rolling files.
+    private func recoverClips(sessions: [Int64], clipDirectory: String) -> Int {
+        var onDisk: [String: String] = [:]  // "s<session>-f<frame>" → path
+        if let walker = FileManager.default.enumerator(atPath: clipDirectory) {
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                guard let range = name.range(of: "-s"), let dot = name.lastIndex(of: ".") else { continue }
+                onDisk[String(name[name.index(after: range.lowerBound)..<dot])] = "\(clipDirectory)/\(relative)"
+            }
+        }
+        var recovered = 0
+        for sessionId in sessions {
+            guard let events = try? database.eventsWithoutClip(session: sessionId), !events.isEmpty,
+                let summary = try? database.session(sessionId)
+            else { continue }
+            let files = (try? database.audioFiles(session: sessionId)) ?? []
+            let sources = files.filter { $0.prunedAt == nil }.map {
+                ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames)
+            }
+            let session = summary.session
+            let container = files.first?.format ?? .flac
+            let format = AudioFormat(sampleRate: session.sampleRate, channels: session.channels)
+            for event in events {
+                var path = onDisk["s\(sessionId)-f\(event.frameOffset)"]
+                if path == nil {
+                    let candidate = EventClipRecorder.path(
+                        directory: clipDirectory, onsetTime: event.timestamp, sessionId: sessionId,
+                        onsetFrame: event.frameOffset, container: container)
+                    let rate = Double(session.sampleRate)
+                    let start = max(0, event.frameOffset - Int64((clipBefore * rate).rounded()))
+                    let end = event.frameOffset + Int64((clipAfter * rate).rounded())
+                    if (try? ClipExtractor.extract(
+                        from: sources, startFrame: start, endFrame: end, format: format, container: container, to: candidate))
+                        != nil
+                    {
+                        path = candidate
+                    }
+                }
+                guard let path, let checksum = try? FileChecksum.sha256(ofFileAt: path),
+                    (try? database.setEventClip(event.id!, path: path, sha256: checksum)) != nil
+                else { continue }
+                recovered += 1
+            }
+            if recovered > 0 {
+                logger.notice("recovered \(recovered) event clips of interrupted session \(sessionId)", metadata: ["footstep.session": "\(sessionId)"])
+            }
+        }
+        return recovered
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What a route needs from its caller.
+public enum AccessLevel: String, Sendable {
+    /// Status, listings, live streams, clips, metrics.
+    case read
+    /// Anything that changes state: recording control, edits, deletion, reload, calibration.
+    case admin
+}
+
+/// Decides from a peer's credentials whether it may read or change state.
+///
+/// - read: root, the daemon's own user, members of the read group or the admin group;
+/// - admin: root, the daemon's own user, members of the admin group.
+///
+/// Membership is the user's primary group (from the peer credentials) plus the
+/// groups `getgrouplist` gives for its name (`/etc/group`, NSS), cached for a few
+/// seconds per uid so a burst of requests does not re-read the group database.
+public final class AccessPolicy: Sendable {
+    public let readGroup: String
+    public let adminGroup: String
+    private let daemonUID: uid_t
+    private let cacheSeconds: Double
+    private let cache = Mutex<[uid_t: (groups: Set<gid_t>, at: ContinuousClock.Instant)]>([:])
+    private let groupIDCache = Mutex<(read: gid_t?, admin: gid_t?, at: ContinuousClock.Instant)?>(nil)
+
+    public init(readGroup: String, adminGroup: String, daemonUID: uid_t = geteuid(), cacheSeconds: Double = 5) {
+        self.readGroup = readGroup
+        self.adminGroup = adminGroup
+        self.daemonUID = daemonUID
+        self.cacheSeconds = cacheSeconds
+    }
+
+    /// The outcome of a decision, with the reason logged.
+    public enum Decision: Sendable, Equatable {
+        case allowed(reason: String)
+        case denied(group: String)
+    }
+
+    /// Whether `peer` may use a route needing `level`.
+    public func decide(_ peer: PeerCredentials, _ level: AccessLevel) -> Decision {
+        if peer.uid == 0 { return .allowed(reason: "root") }
+        if peer.uid == daemonUID { return .allowed(reason: "the daemon's own user") }
+        let groups = groups(of: peer)
+        let ids = groupIDs()
+        if let admin = ids.admin, groups.contains(admin) {
+            return .allowed(reason: "member of \(adminGroup)")
+        }
+        switch level {
+        case .admin:
+            return .denied(group: adminGroup)
+        case .read:
+            if let read = ids.read, groups.contains(read) {
+                return .allowed(reason: "member of \(readGroup)")
+            }
+            return .denied(group: readGroup)
+        }
+    }
+
+    /// The gids of the read and admin groups (nil when a group does not exist), cached.
+    private func groupIDs() -> (read: gid_t?, admin: gid_t?) {
+        let now = ContinuousClock.now
+        if let cached = groupIDCache.withLock({ $0 }), now - cached.at < .seconds(cacheSeconds) {
+            return (cached.read, cached.admin)
+        }
+        let ids = (read: Self.gid(named: readGroup), admin: Self.gid(named: adminGroup))
+        groupIDCache.withLock { $0 = (ids.read, ids.admin, now) }
+        return ids
+    }
+
+    /// The peer's groups: its primary gid and its user's supplementary groups.
+    func groups(of peer: PeerCredentials) -> Set<gid_t> {
+        let now = ContinuousClock.now
+        if let cached = cache.withLock({ $0[peer.uid] }), now - cached.at < .seconds(cacheSeconds) {
+            return cached.groups.union([peer.gid])
+        }
+        let groups = Self.supplementaryGroups(uid: peer.uid)
+        cache.withLock { cache in
+            if cache.count > 1024 { cache.removeAll() }
+            cache[peer.uid] = (groups, now)
+        }
+        return groups.union([peer.gid])
+    }
+
+    /// The groups of the user with `uid` (empty for a uid without a passwd entry).
+    static func supplementaryGroups(uid: uid_t) -> Set<gid_t> {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+            return []
+        }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        while getgrouplist(name, entry.pw_gid, &groups, &count) < 0 {
+            guard count < 65_536 else { return [] }
+            groups = [gid_t](repeating: 0, count: Int(count) * 2)
+            count = Int32(groups.count)
+        }
+        return Set(groups.prefix(Int(count)))
+    }
+
+    /// The gid of group `name`, or nil when no such group exists.
+    public static func gid(named name: String) -> gid_t? {
+        if name.isEmpty { return nil }
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        guard getgrnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return entry.gr_gid
+    }
+}

@@ -1,0 +1,59 @@
+import FootstepStore
+import Foundation
+
+/// What the control socket needs from the daemon. `FootstepDaemon` implements it
+/// (this module cannot depend on it); tests may run the server on any backend.
+///
+/// - Note: Methods are called concurrently from request tasks; they must not block
+///   for long (the store's reads take milliseconds; recording control only flags
+///   the daemon's loop).
+public protocol ControlBackend: Sendable {
+    /// The evidence store, once the daemon has opened it; nil while starting (routes then answer 503).
+    var database: FootstepDatabase? { get }
+    /// Live level readings (about 8 per second).
+    var liveLevels: LiveBroadcast<LiveLevelReading> { get }
+    /// Events as they are stored.
+    var liveEvents: LiveBroadcast<EventRecord> { get }
+
+    /// The daemon's status as served by `GET /v1/status`.
+    func status() throws -> StatusResponse
+
+    /// Asks the daemon to start, pause, resume or stop recording and waits (briefly)
+    /// until it has. Throws ``APIError`` (409) when the action does not apply.
+    func perform(_ action: RecordingAction) async throws -> ActionResponse
+
+    /// The configuration in force.
+    func configuration() -> ConfigurationResponse
+
+    /// Re-reads and validates the configuration file, then applies it.
+    /// Throws ``APIError`` (422 with the loader's message; 409 without a file).
+    func reloadConfiguration() async throws -> ActionResponse
+
+    /// Applies a calibration offset (already stored) to the levels from now on.
+    func applyCalibration(offsetDB: Double) async throws
+
+    /// An audio clip of `event`: the saved per-event clip, or one cut from the
+    /// rolling audio; nil when neither exists (pruned audio, no audio kept).
+    func clip(for event: EventRecord) async throws -> ClipFile?
+}
+
+/// The recording actions of `POST /v1/recording/{action}`.
+public enum RecordingAction: String, Sendable, CaseIterable {
+    case start, pause, resume, stop
+}
+
+/// An audio clip to send.
+public struct ClipFile: Sendable, Equatable {
+    /// The file's bytes.
+    public var data: Data
+    /// `audio/flac` or `audio/wav`.
+    public var contentType: String
+    /// A file name for `Content-Disposition` (`event-42.flac`).
+    public var fileName: String
+
+    public init(data: Data, contentType: String, fileName: String) {
+        self.data = data
+        self.contentType = contentType
+        self.fileName = fileName
+    }
+}

@@ -1,0 +1,45 @@
+import FootstepAudio
+import FootstepClassifier
+import FootstepDSP
+
+/// The second half of the analysis: onset detector → event segment →
+/// classifier, one 10 ms hop (with the level meter's figures for it) at a time.
+///
+/// Plain synchronous code; buffers are allocated in `init`.
+struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
+    private(set) var classifier: Classifier
+    private var detector: OnsetDetector
+    private var segment: [Float]
+    private let preRollFrames: Int
+    private let sampleRate: Double
+
+    var hopFrames: Int { detector.hopFrames }
+
+    init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
+        detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
+        self.classifier = classifier
+        self.sampleRate = sampleRate
+        preRollFrames = Int(configuration.segmentPreRoll * sampleRate)
+        segment = [Float](repeating: 0, count: preRollFrames + Int(configuration.segmentLength * sampleRate))
+    }
+
+    /// Analyses one hop; `output` receives the events that ended in it.
+    mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
+        for event in detector.process(hop, levels: levels) { emit(event, output: output) }
+    }
+
+    /// Closes an event still open at the end of the stream.
+    mutating func finish(output: (AnalysisOutput) -> Void) {
+        for event in detector.finish() { emit(event, output: output) }
+    }
+
+    private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {
+        detector.history.copy(from: event.onsetFrame - Int64(preRollFrames), into: &segment)
+        let preRoll = preRollFrames
+        let rate = sampleRate
+        let classification = segment.withUnsafeBufferPointer { buffer in
+            classifier.classify(event, segment: buffer, preRollFrames: preRoll, sampleRate: rate)
+        }
+        output(.event(AnalyzedEvent(event, classification: classification, sampleRate: rate)))
+    }
+}

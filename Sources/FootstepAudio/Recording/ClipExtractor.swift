@@ -1,0 +1,97 @@
+import CSndfile
+import FootstepCore
+import Foundation
+
+/// Cuts a stretch of a session's audio out of its rolling files (on demand:
+/// an event whose clip is missing, or any time range a user asks for).
+///
+/// The session's files are given with their place in the session's sample
+/// clock; the stretch may span several files and gaps between them (a pause,
+/// a device loss, audio suspended while the disk was full), which are left
+/// out: the clip holds the audio that exists.
+public enum ClipExtractor {
+    /// One rolling file of the session.
+    public struct Source: Sendable, Equatable {
+        public var path: String
+        /// Session frame of the file's first frame.
+        public var startFrame: Int64
+        /// Frames the file holds.
+        public var frames: Int64
+
+        public init(path: String, startFrame: Int64, frames: Int64) {
+            self.path = path
+            self.startFrame = startFrame
+            self.frames = frames
+        }
+    }
+
+    /// Writes session frames `[startFrame, endFrame)` found in `sources` to `path`.
+    ///
+    /// - Returns: The frames written.
+    /// - Throws: `AudioFileWriterError` naming the output or the input that failed;
+    ///   also when no file covers any part of the range.
+    @discardableResult
+    public static func extract(
+        from sources: [Source], startFrame: Int64, endFrame: Int64, format: AudioFormat,
+        container: AudioFileContainer, to path: String
+    ) throws(AudioFileWriterError) -> Int64 {
+        let overlapping = sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
+            .sorted { $0.startFrame < $1.startFrame }
+        guard !overlapping.isEmpty else {
+            throw AudioFileWriterError(path: path, reason: "no audio file holds frames \(startFrame)..<\(endFrame) (pruned or never written)")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw AudioFileWriterError(path: path, reason: "cannot create its directory: \(error.localizedDescription)")
+        }
+        let writer = try AudioFileWriter(path: path, format: format, container: container)
+        var written: Int64 = 0
+        do {
+            for source in overlapping {
+                let from = max(startFrame, source.startFrame) - source.startFrame
+                let to = min(endFrame, source.startFrame + source.frames) - source.startFrame
+                written += try copy(source.path, frames: from..<to, channels: format.channels, into: writer)
+            }
+            try writer.close()
+        } catch {
+            try? writer.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return written
+    }
+
+    /// Copies file frames `range` of `path` into `writer`.
+    private static func copy(
+        _ path: String, frames range: Range<Int64>, channels: Int, into writer: AudioFileWriter
+    ) throws(AudioFileWriterError) -> Int64 {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioFileWriterError(path: path, reason: "cannot open the recording: \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(handle) }
+        guard Int(info.channels) == channels else {
+            throw AudioFileWriterError(path: path, reason: "the recording has \(info.channels) channels, the clip \(channels)")
+        }
+        if range.lowerBound > 0, sf_seek(handle, sf_count_t(range.lowerBound), SEEK_SET) < 0 {
+            throw AudioFileWriterError(path: path, reason: "cannot seek to frame \(range.lowerBound): \(String(cString: sf_strerror(handle)))")
+        }
+        let block = 4096
+        var buffer = [Float](repeating: 0, count: block * channels)
+        var remaining = range.count
+        var copied: Int64 = 0
+        while remaining > 0 {
+            let wanted = min(block, remaining)
+            let got = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t(wanted)) }
+            if got <= 0 { break }  // a file cut short (crash): keep what is there
+            try buffer.withUnsafeBufferPointer { buffer throws(AudioFileWriterError) in
+                try writer.write(UnsafeBufferPointer(rebasing: buffer[0..<(Int(got) * channels)]))
+            }
+            remaining -= Int(got)
+            copied += Int64(got)
+        }
+        return copied
+    }
+}

@@ -1,0 +1,34 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepDSP
+import Foundation
+
+/// What the capture thread reports to the service, in stream order.
+enum CaptureReport: Sendable {
+    case fileOpened(RollingAudioWriter.OpenedFile)
+    case fileClosed(RollingAudioWriter.ClosedFile)
+    /// An event with its sample-accurate wall-clock onset.
+    case event(AnalyzedEvent, timestamp: Date)
+    /// A level interval with the wall-clock time of its first frame.
+    case levels(IntervalLevels, startedAt: Date)
+    /// A live meter reading (about 8 per second): Fast A level at `time` and the
+    /// A-weighted equivalent level since the previous reading, calibrated dB.
+    case level(laf: Double, laeq: Double, time: Date)
+    /// An event's clip file was written.
+    case clip(EventClipRecorder.Clip)
+    /// A clip could not be written (the event is kept).
+    case clipFailed(reason: String)
+    /// The device stopped delivering audio; the thread retries with backoff.
+    case deviceLost(reason: String, at: Date)
+    /// Capture resumed after `deviceLost`: the stretch in between is a gap. `drift` is
+    /// how far the wall clock moved past the sample clock (the clock is re-anchored).
+    case deviceRestored(lostAt: Date, at: Date, drift: Double)
+    /// Writing audio failed (disk full, I/O error): events and levels go on.
+    case audioWriteFailed(reason: String)
+    /// Writing audio works again.
+    case audioWriteResumed
+    /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
+    case overrun(droppedPeriods: Int, xruns: Int)
+    /// A fatal error: the capture thread stopped.
+    case failed(reason: String)
+}

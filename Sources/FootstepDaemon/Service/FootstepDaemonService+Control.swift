@@ -1,0 +1,223 @@
+import FootstepAPI
+import FootstepAudio
+import FootstepCore
+import FootstepStore
+import Foundation
+import Logging
+
+/// The daemon as the control socket sees it: maps `DaemonStatus` and
+/// `DaemonConfiguration` to the wire types and turns requests into the
+/// daemon's control methods.
+public struct DaemonControlBackend: ControlBackend {
+    public let daemon: FootstepDaemonService
+    let logger: Logger
+    /// How long a recording action may take to show in the daemon's state.
+    var actionTimeout: Double = 5
+
+    public init(daemon: FootstepDaemonService, logger: Logger) {
+        self.daemon = daemon
+        self.logger = logger
+    }
+
+    public var database: FootstepDatabase? { daemon.database }
+    public var liveLevels: LiveBroadcast<LiveLevelReading> { daemon.liveLevels }
+    public var liveEvents: LiveBroadcast<EventRecord> { daemon.liveEvents }
+
+    public func status() throws -> StatusResponse { StatusResponse(daemon.status) }
+
+    public func configuration() -> ConfigurationResponse {
+        ConfigurationResponse(daemon.configuration, path: daemon.options.configurationPath)
+    }
+
+    // MARK: Recording control
+
+    public func perform(_ action: RecordingAction) async throws -> ActionResponse {
+        let before = daemon.status
+        switch action {
+        case .start:
+            guard before.sessionId == nil else {
+                throw APIError.conflict("already recording (session \(before.sessionId!)); nothing to start")
+            }
+            daemon.start()
+            if !before.schedule.isActive {
+                return response(action, "recording starts when the monitoring schedule opens (\(before.schedule))")
+            }
+            try await wait(for: action) { $0.sessionId != nil }
+            return response(action, "session \(daemon.status.sessionId.map(String.init) ?? "?") started")
+        case .pause:
+            guard before.sessionId != nil, before.state != .paused else {
+                throw APIError.conflict(before.state == .paused ? "already paused" : "nothing to pause: no session is recording")
+            }
+            daemon.pause()
+            try await wait(for: action) { $0.state == .paused }
+            return response(action, "session \(before.sessionId!) paused")
+        case .resume:
+            guard before.state == .paused else { throw APIError.conflict("nothing to resume: the daemon is \(before.state.rawValue)") }
+            daemon.resume()
+            try await wait(for: action) { $0.state != .paused }
+            return response(action, "session \(before.sessionId.map(String.init) ?? "?") resumed")
+        case .stop:
+            guard let session = before.sessionId else { throw APIError.conflict("nothing to stop: no session is open") }
+            daemon.stop()
+            try await wait(for: action) { $0.sessionId == nil }
+            return response(action, "session \(session) stopped")
+        }
+    }
+
+    private func wait(for action: RecordingAction, _ done: (DaemonStatus) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(actionTimeout)
+        while !done(daemon.status) {
+            guard ContinuousClock.now < deadline else {
+                throw APIError.unavailable(
+                    "timeout", "the daemon did not \(action.rawValue) within \(Int(actionTimeout)) s; see `footstepctl status`")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func response(_ action: RecordingAction, _ message: String) -> ActionResponse {
+        let status = daemon.status
+        return ActionResponse(action: action.rawValue, state: status.state.rawValue, sessionId: status.sessionId, message: message)
+    }
+
+    // MARK: Configuration and calibration
+
+    public func reloadConfiguration() async throws -> ActionResponse {
+        guard let path = daemon.options.configurationPath else {
+            throw APIError.conflict("footstepd runs on built-in defaults (no --config file): there is nothing to reload")
+        }
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try DaemonConfiguration.load(path: path)
+        } catch {
+            logger.error("configuration not reloaded, keeping the old one: \(error)")
+            throw APIError(.unprocessableContent, code: "invalid_configuration", error.description)
+        }
+        daemon.reload(configuration)
+        logger.notice("configuration reloaded from \(path)")
+        let status = daemon.status
+        return ActionResponse(
+            action: "reload", state: status.state.rawValue, sessionId: status.sessionId,
+            message: "configuration reloaded from \(path); capture settings apply from the next session")
+    }
+
+    public func applyCalibration(offsetDB: Double) async throws {
+        var configuration = daemon.configuration
+        configuration.levels.calibrationOffset = offsetDB
+        daemon.reload(configuration)
+    }
+
+    // MARK: Clips
+
+    public func clip(for event: EventRecord) async throws -> ClipFile? {
+        let name = "event-\(event.id ?? 0)"
+        if let path = event.clipPath, let data = FileManager.default.contents(atPath: path) {
+            let container = AudioFileContainer(pathExtension: path) ?? .wav
+            return ClipFile(data: data, contentType: container.mimeType, fileName: "\(name).\(container.fileExtension)")
+        }
+        return try cutClip(for: event, name: name)
+    }
+
+    /// Cuts the clip from the session's rolling files that still exist.
+    private func cutClip(for event: EventRecord, name: String) throws -> ClipFile? {
+        guard let database else { return nil }
+        let files = try database.audioFiles(session: event.sessionId)
+            .filter { $0.prunedAt == nil && FileManager.default.fileExists(atPath: $0.path) }
+        guard let first = files.first else { return nil }
+        let recording = daemon.configuration.recording
+        let rate = Double(first.sampleRate)
+        let start = max(0, event.frameOffset - Int64(recording.clipBefore * rate))
+        let end = event.frameOffset + Int64((recording.clipAfter + max(0, event.duration)) * rate)
+        let output = NSTemporaryDirectory() + "/footstepd-clip-\(UUID().uuidString).\(first.format.fileExtension)"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        do {
+            try ClipExtractor.extract(
+                from: files.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
+                startFrame: start, endFrame: end,
+                format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: first.format,
+                to: output)
+        } catch {
+            logger.info("no clip for event \(event.id ?? 0): \(error)")
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: output) else { return nil }
+        return ClipFile(data: data, contentType: first.format.mimeType, fileName: "\(name).\(first.format.fileExtension)")
+    }
+}
+
+extension AudioFileContainer {
+    /// The media type served for clips.
+    var mimeType: String { self == .flac ? "audio/flac" : "audio/wav" }
+}
+
+extension StatusResponse {
+    /// The wire form of the daemon's status.
+    init(_ status: DaemonStatus, now: Date = Date()) {
+        let session = status.sessionId.map { id in
+            let started = status.sessionStartedAt ?? now
+            return Session(
+                id: id, title: status.sessionTitle ?? "", startedAt: started,
+                durationSeconds: max(0, now.timeIntervalSince(started)))
+        }
+        let device = status.source.map {
+            Device(name: $0, sampleRate: status.sampleRate, channels: status.channels, format: status.sampleFormat)
+        }
+        let level = status.level.map {
+            Level(laeqDB: $0.laeqDB, lafDB: $0.lafDB, band: $0.band, calibrated: $0.calibrated, time: $0.time)
+        }
+        self.init(
+            state: status.state.rawValue, version: status.version, uptimeSeconds: status.uptime, session: session,
+            device: device, level: level, eventsToday: status.eventsToday, lastEvent: status.lastEvent.map(EventResponse.init),
+            capture: Capture(
+                capturedFrames: status.capturedFrames, overruns: status.droppedPeriods, xruns: status.xruns,
+                deviceUp: status.state == .recording || status.state == .paused),
+            storage: Storage(diskFreeBytes: status.diskFreeBytes, audioBytes: status.audioBytes, audioWriting: status.audioWriting),
+            schedule: Schedule(
+                description: status.schedule.description, active: status.schedule.isActive,
+                nextChange: status.schedule.nextChange),
+            lastError: status.lastError)
+    }
+}
+
+extension ConfigurationResponse {
+    /// The wire form of the configuration in force.
+    init(_ configuration: DaemonConfiguration, path: String?) {
+        self.init(
+            path: path,
+            capture: Capture(
+                device: configuration.capture.device, sampleRate: configuration.capture.sampleRate,
+                channels: configuration.capture.channels, format: configuration.capture.sampleFormat.rawValue,
+                periodFrames: configuration.capture.periodFrames),
+            recording: Recording(
+                audioFormat: configuration.recording.audioFormat.rawValue,
+                rollInterval: configuration.recording.rollInterval, clipBefore: configuration.recording.clipBefore,
+                clipAfter: configuration.recording.clipAfter, syncInterval: configuration.recording.syncInterval),
+            detection: Detection(
+                threshold: configuration.detection.threshold,
+                minInterval: configuration.detection.minimumInterOnsetInterval,
+                minConfidence: configuration.detection.minimumConfidence, model: configuration.detection.modelPath),
+            levels: Levels(calibrationOffset: configuration.levels.calibrationOffset, interval: configuration.levels.interval),
+            equalizerBands: configuration.equalizer.map(\.count).reduce(0, +),
+            schedule: configuration.schedule.description,
+            retention: Retention(
+                maxAudioBytes: configuration.retention.maximumAudioBytes,
+                maxAudioDays: configuration.retention.maximumAudioDays,
+                minFreeBytes: configuration.retention.minimumFreeBytes),
+            stateDirectory: configuration.stateDirectory,
+            socket: Socket(
+                path: configuration.socket.path, readGroup: configuration.socket.readGroup,
+                adminGroup: configuration.socket.adminGroup),
+            metrics: Metrics(port: configuration.metrics.port, address: configuration.metrics.address),
+            quietHours: configuration.reports.quietHours.description, toml: configuration.renderedTOML)
+    }
+}
+
+extension ControlServerConfiguration {
+    /// The control server's settings from the daemon's configuration.
+    public init(_ configuration: DaemonConfiguration) {
+        self.init(
+            socketPath: configuration.socket.path, readGroup: configuration.socket.readGroup,
+            adminGroup: configuration.socket.adminGroup, metricsPort: configuration.metrics.port,
+            metricsAddress: configuration.metrics.address, version: FootstepVersion.current)
+    }
+}

@@ -1,0 +1,101 @@
+import FootstepCore
+import Foundation
+
+/// One row per event of the report's scope (every event, not only the listed ones),
+/// RFC 4180 quoting, UTF-8, `\r\n` line ends.
+///
+/// Columns (stable; new columns are only ever appended):
+///
+/// | column | meaning |
+/// | --- | --- |
+/// | `id` | store event id (empty for analysed recordings) |
+/// | `session_id` | store session id |
+/// | `timestamp_utc` | onset, ISO 8601 UTC with milliseconds (`2026-11-20T23:14:05.120Z`) |
+/// | `local_time` | onset in the report's time zone, ISO 8601 with offset |
+/// | `night_of` | date (yyyy-MM-dd) of the night (quiet-hours window) holding the onset; empty outside quiet hours |
+/// | `kind` | `footstep` or `other` |
+/// | `type` | `stomping`, `heel_strike`, `shuffling`, `running`, `unknown` |
+/// | `confidence` | classifier confidence 0…1 |
+/// | `intensity` | `low`, `medium`, `high` (empty if unknown) |
+/// | `la_max` | LAFmax, dB(A) |
+/// | `lc_max` | LCFmax, dB(C) (empty if not measured) |
+/// | `sel` | sound exposure level, dB(A) (empty if unknown) |
+/// | `duration_s` | seconds |
+/// | `level_status` | `calibrated` or `uncalibrated` (then levels are relative dBFS-based) |
+/// | `clip_path`, `clip_sha256` | the event's audio clip and its recorded SHA-256 |
+/// | `notes` | user notes |
+public struct CSVReport {
+    public var document: ReportDocument
+
+    public static let header = [
+        "id", "session_id", "timestamp_utc", "local_time", "night_of", "kind", "type", "confidence", "intensity",
+        "la_max", "lc_max", "sel", "duration_s", "level_status", "clip_path", "clip_sha256", "notes",
+    ]
+
+    public init(document: ReportDocument) {
+        self.document = document
+    }
+
+    public func write(to path: String) throws(ReportError) {
+        try ReportError.write(Data(render().utf8), to: path)
+    }
+
+    public func render() -> String {
+        let scope = document.scope
+        let clock = document.clock
+        let status = scope.calibrated ? "calibrated" : "uncalibrated"
+        var text = Self.header.joined(separator: ",") + "\r\n"
+        text.reserveCapacity(document.events.count * 160)
+        for event in document.events {
+            let quiet = scope.quietHours.contains(minute: clock.minuteOfDay(event.timestamp))
+            let fields: [String] = [
+                event.id.map(String.init) ?? "", event.sessionId.map(String.init) ?? "", ReportDates.utc(event.timestamp),
+                clock.iso8601(event.timestamp),
+                quiet ? RuleCheck.nightDate(event.timestamp, quietHours: scope.quietHours, clock: clock) : "",
+                event.kind.rawValue, event.type.rawValue, String(format: "%.3f", event.confidence),
+                event.intensity?.rawValue ?? "", String(format: "%.2f", event.laMax),
+                event.lcMax.map { String(format: "%.2f", $0) } ?? "", event.sel.map { String(format: "%.2f", $0) } ?? "",
+                String(format: "%.3f", event.duration), status, event.clip?.path ?? "", event.clip?.sha256 ?? "", event.notes,
+            ]
+            text += fields.map(Self.quote).joined(separator: ",") + "\r\n"
+        }
+        return text
+    }
+
+    /// Quotes a field when it holds a comma, quote or line break.
+    static func quote(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// ISO 8601 UTC text of report dates.
+enum ReportDates {
+    /// `2026-11-20T23:14:05.120Z`.
+    static func utc(_ date: Date) -> String {
+        utcClock.dayKey(date) + "T" + utcClock.time(date, fraction: true) + "Z"
+    }
+
+    /// Parses `utc(_:)`'s form (`Z` only; milliseconds optional) exactly, to the millisecond.
+    static func parseUTC(_ text: String) -> Date? {
+        let scalars = Array(text.utf8)
+        guard scalars.count == 20 || scalars.count == 24, scalars.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: scalars[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        let milli = scalars.count == 24 ? number(20..<23) : 0
+        guard let milli else { return nil }
+        // Days from civil (H. Hinnant).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let ms = ((Int64(days) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000 + Int64(second) * 1000 + Int64(milli)
+        return Date(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    private static let utcClock = LocalClock(timeZone: TimeZone(identifier: "UTC")!)
+}

@@ -1,0 +1,256 @@
+import FootstepCore
+import Foundation
+
+/// The report as JSON: every figure of the document and every event, for other tools.
+///
+/// The schema is ``ReportJSON`` (`"schema": "footstepd-report"`, `"schemaVersion": 1`).
+/// Stable: fields are only ever added; a change of meaning bumps `schemaVersion`.
+/// Dates are ISO 8601 UTC with milliseconds (`2026-11-20T23:14:05.120Z`); event
+/// `localTime` repeats the onset in the report's zone with its offset. Levels are
+/// dB (A- or C-weighted as named), absolute only when `calibration.status` is
+/// `calibrated`. Keys are sorted so the same data always gives the same bytes.
+public struct JSONReport {
+    public var document: ReportDocument
+
+    public init(document: ReportDocument) {
+        self.document = document
+    }
+
+    public func write(to path: String) throws(ReportError) {
+        try ReportError.write(try render(), to: path)
+    }
+
+    /// The encoded JSON.
+    public func render() throws -> Data {
+        try ReportJSON.encoder.encode(ReportJSON(document))
+    }
+}
+
+/// The JSON report's schema (version 1). See ``JSONReport``.
+public struct ReportJSON: Codable, Sendable, Equatable {
+    public var schema = "footstepd-report"
+    public var schemaVersion = 1
+    public var title: String
+    public var address: String
+    public var notes: String
+    public var source: String
+    public var softwareVersion: String
+    public var generatedAt: Date
+    public var period: Period
+    public var calibration: Calibration
+    public var summary: Summary
+    public var days: [Day]
+    public var nights: [Night]
+    public var hourlyLevels: [Levels]
+    public var rules: [Rule]
+    public var events: [Event]
+
+    public struct Period: Codable, Sendable, Equatable {
+        public var from: Date
+        public var to: Date
+        public var timeZone: String
+        /// `HH:MM-HH:MM`.
+        public var quietHours: String
+        public var sessionId: Int64?
+    }
+
+    public struct Calibration: Codable, Sendable, Equatable {
+        /// `calibrated` or `uncalibrated`.
+        public var status: String
+        public var label: String
+        public var offsetDB: Double?
+        public var measuredAt: Date?
+        public var method: String?
+        public var reference: String?
+    }
+
+    public struct Levels: Codable, Sendable, Equatable {
+        public var start: Date
+        public var seconds: Double
+        public var laeq: Double
+        public var lceq: Double
+        public var lafMax: Double
+        public var la90: Double
+    }
+
+    public struct BusyHour: Codable, Sendable, Equatable {
+        public var start: Date
+        public var footsteps: Int
+    }
+
+    public struct Bouts: Codable, Sendable, Equatable {
+        public var count: Int
+        public var walking: Int
+        public var running: Int
+        public var steps: Int
+        public var longestSteps: Int?
+        public var longestStart: Date?
+        public var longestSeconds: Double?
+        public var meanCadence: Double?
+    }
+
+    public struct Summary: Codable, Sendable, Equatable {
+        public var events: Int
+        public var footsteps: Int
+        public var otherEvents: Int
+        /// Footsteps per type (every type present, zeros too).
+        public var footstepsByType: [String: Int]
+        public var eventsByKind: [String: Int]
+        /// 24 entries, local hours.
+        public var footstepsByHourOfDay: [Int]
+        public var footstepsInQuietHours: Int
+        public var eventsInQuietHours: Int
+        public var peakHour: Int?
+        public var busiestHours: [BusyHour]
+        public var nights: Int
+        public var nightsDisturbed: Int
+        public var levels: Levels?
+        public var bouts: Bouts
+    }
+
+    public struct Day: Codable, Sendable, Equatable {
+        public var date: String
+        public var footsteps: Int
+        public var other: Int
+    }
+
+    public struct Night: Codable, Sendable, Equatable {
+        public var date: String
+        public var start: Date
+        public var end: Date
+        public var partial: Bool
+        public var footsteps: Int
+        public var otherEvents: Int
+        public var firstEvent: Date?
+        public var lastEvent: Date?
+        public var busiestHour: BusyHour?
+        public var loudestLAFmax: Double?
+        public var bouts: Int
+        public var levels: Levels?
+    }
+
+    public struct Exceedance: Codable, Sendable, Equatable {
+        public var time: Date
+        public var value: Double
+    }
+
+    public struct Rule: Codable, Sendable, Equatable {
+        public var name: String
+        /// `laeq_1min`, `lafmax`, `events_per_hour`.
+        public var metric: String
+        public var threshold: Double
+        public var nightThreshold: Double?
+        /// `day`, `night`, `all`.
+        public var window: String
+        public var minimumPerHour: Int
+        public var description: String
+        /// False: levels are uncalibrated, the rule was not evaluated.
+        public var judgeable: Bool
+        public var verdict: String
+        public var exceedanceCount: Int
+        public var exceedances: [Exceedance]
+        public var perNight: [String: Int]
+    }
+
+    public struct Event: Codable, Sendable, Equatable {
+        public var id: Int64?
+        public var sessionId: Int64?
+        public var timestamp: Date
+        public var localTime: String
+        public var kind: String
+        public var type: String
+        public var confidence: Double
+        public var intensity: String?
+        public var laMax: Double
+        public var lcMax: Double?
+        public var sel: Double?
+        public var duration: Double
+        public var notes: String
+        public var clipPath: String?
+        public var clipSha256: String?
+    }
+
+    /// Sorted keys, ISO 8601 UTC dates with milliseconds.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ReportDates.utc(date))
+        }
+        return encoder
+    }
+
+    /// Reads what ``encoder`` wrote.
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ReportDates.parseUTC(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 UTC date: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }
+}
+
+extension ReportJSON {
+    /// The JSON form of `document`.
+    public init(_ document: ReportDocument) {
+        let s = document.statistics
+        let scope = document.scope
+        let clock = document.clock
+        let options = document.options
+        func levels(_ l: EvidenceStatistics.LevelSummary?) -> Levels? {
+            l.map { Levels(start: $0.start, seconds: $0.seconds, laeq: $0.laeq, lceq: $0.lceq, lafMax: $0.lafMax, la90: $0.la90) }
+        }
+        func busy(_ b: EvidenceStatistics.BusyHour) -> BusyHour { BusyHour(start: b.start, footsteps: b.footsteps) }
+        title = options.title
+        address = options.address
+        notes = options.notes
+        source = options.source
+        softwareVersion = options.softwareVersion
+        generatedAt = options.generatedAt
+        period = Period(from: scope.from, to: scope.to, timeZone: scope.timeZone.identifier, quietHours: scope.quietHours.description, sessionId: scope.sessionId)
+        calibration = Calibration(
+            status: scope.calibrated ? "calibrated" : "uncalibrated", label: scope.calibrationLabel,
+            offsetDB: scope.calibration?.offsetDB, measuredAt: scope.calibration?.measuredAt,
+            method: scope.calibration?.method, reference: scope.calibration?.reference)
+        let b = s.bouts
+        summary = Summary(
+            events: s.totalEvents, footsteps: s.footsteps, otherEvents: s.otherEvents,
+            footstepsByType: Dictionary(uniqueKeysWithValues: FootstepType.allCases.map { ($0.rawValue, s.footstepsByType[$0, default: 0]) }),
+            eventsByKind: Dictionary(uniqueKeysWithValues: EventKind.allCases.map { ($0.rawValue, s.eventsByKind[$0, default: 0]) }),
+            footstepsByHourOfDay: s.footstepsByHour, footstepsInQuietHours: s.footstepsInQuietHours,
+            eventsInQuietHours: s.eventsInQuietHours, peakHour: s.peakHour, busiestHours: s.busiestHours.map(busy),
+            nights: s.nights.count, nightsDisturbed: s.disturbedNights, levels: levels(s.levels),
+            bouts: Bouts(
+                count: b.count, walking: b.walking, running: b.running, steps: b.steps, longestSteps: b.longest?.steps,
+                longestStart: b.longest?.start, longestSeconds: b.longest?.seconds, meanCadence: b.meanCadence))
+        days = s.days.map { Day(date: $0.date, footsteps: $0.footsteps, other: $0.other) }
+        nights = s.nights.map {
+            Night(
+                date: $0.date, start: $0.start, end: $0.end, partial: $0.partial, footsteps: $0.footsteps,
+                otherEvents: $0.otherEvents, firstEvent: $0.firstEvent, lastEvent: $0.lastEvent,
+                busiestHour: $0.busiestHour.map(busy), loudestLAFmax: $0.loudestLAFmax, bouts: $0.bouts, levels: levels($0.levels))
+        }
+        hourlyLevels = s.hourlyLevels.compactMap { levels($0) }
+        rules = document.rules.map { check in
+            Rule(
+                name: check.name, metric: check.rule.metric.rawValue, threshold: check.rule.threshold,
+                nightThreshold: check.rule.nightThreshold, window: check.rule.window.rawValue,
+                minimumPerHour: check.rule.minimumPerHour, description: check.threshold, judgeable: check.judgeable,
+                verdict: check.verdict, exceedanceCount: check.exceedances.count,
+                exceedances: check.exceedances.map { Exceedance(time: $0.time, value: $0.value) }, perNight: check.perNight)
+        }
+        events = document.events.map { e in
+            Event(
+                id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
+                kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
+                laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
+                clipSha256: e.clip?.sha256)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import FootstepCore
+import Foundation
+
+/// The content of one report, computed once and rendered four ways (PDF, HTML,
+/// CSV, JSON): statistics, rule checks, the nights, the listed events and the
+/// loudest events with their audio thumbnails.
+public struct ReportDocument: Sendable {
+    public var options: ReportOptions
+    public var scope: ReportScope
+    public var statistics: EvidenceStatistics
+    /// Standard rules first, then the user's.
+    public var rules: [RuleCheck]
+    /// Every event in the scope, oldest first.
+    public var events: [ReportEvent]
+    /// Every level interval in the scope, oldest first.
+    public var levels: [ReportLevelInterval]
+    /// The events the PDF and HTML list (all, or the loudest `maximumListedEvents`), oldest first.
+    public var listedEvents: [ReportEvent]
+    /// The loudest events, loudest first, with their audio when it could be read.
+    public var loudest: [LoudestEvent]
+
+    /// One of the loudest events.
+    public struct LoudestEvent: Sendable {
+        public var event: ReportEvent
+        public var audio: ReportAudio?
+        public var thumbnail: AudioThumbnail?
+    }
+
+    /// Builds the document.
+    ///
+    /// - Parameter audio: Reads the clip of one of the loudest events (nil: none available).
+    public init(
+        events: [ReportEvent], levels: [ReportLevelInterval], bouts: [ReportBout] = [], scope: ReportScope,
+        options: ReportOptions, audio: (ReportEvent) -> ReportAudio? = { _ in nil }
+    ) {
+        self.options = options
+        self.scope = scope
+        let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
+        let levelsInScope = levels.filter { scope.contains($0.start) }.sorted { $0.start < $1.start }
+        self.events = inScope
+        self.levels = levelsInScope
+        statistics = EvidenceStatistics(events: inScope, levels: levelsInScope, bouts: bouts, scope: scope)
+        rules = RuleCheck.checks(ReportRule.standard + options.rules, events: inScope, levels: levelsInScope, scope: scope)
+        let byLoudness = inScope.sorted { $0.laMax != $1.laMax ? $0.laMax > $1.laMax : $0.timestamp < $1.timestamp }
+        if inScope.count > options.maximumListedEvents {
+            listedEvents = byLoudness.prefix(options.maximumListedEvents).sorted { $0.timestamp < $1.timestamp }
+        } else {
+            listedEvents = inScope
+        }
+        loudest = byLoudness.prefix(options.loudestCount).map { event in
+            let clip = audio(event)
+            return LoudestEvent(event: event, audio: clip, thumbnail: clip.map { AudioThumbnail($0) })
+        }
+    }
+
+    /// Whether the PDF/HTML list is cut to the loudest events.
+    public var listIsTruncated: Bool { listedEvents.count < events.count }
+
+    /// The level intervals and events of one night, for its timeline chart.
+    public func timeline(of night: EvidenceStatistics.Night) -> (levels: ArraySlice<ReportLevelInterval>, events: ArraySlice<ReportEvent>) {
+        (
+            EvidenceStatistics.slice(levels, from: night.start, to: night.end, time: \.start),
+            EvidenceStatistics.slice(events, from: night.start, to: night.end, time: \.timestamp)
+        )
+    }
+
+    // MARK: Text shared by the renderers
+
+    var clock: LocalClock { LocalClock(timeZone: scope.timeZone, from: scope.from, to: scope.to) }
+
+    /// "2026-11-20 22:00 to 2026-11-21 08:00 (Europe/London)".
+    public var periodText: String {
+        let clock = clock
+        return "\(clock.dateTime(scope.from).prefix(16)) to \(clock.dateTime(scope.to).prefix(16)) (\(scope.timeZone.identifier))"
+    }
+
+    /// The one-sentence answer a reader looks for first.
+    public var headline: String {
+        let s = statistics
+        var text = "\(s.footsteps) footstep\(s.footsteps == 1 ? "" : "s") and \(s.otherEvents) other impact\(s.otherEvents == 1 ? "" : "s")"
+        text += "; \(s.eventsInQuietHours) during quiet hours (\(scope.quietHours)), on \(s.disturbedNights) of \(s.nights.count) night\(s.nights.count == 1 ? "" : "s")."
+        return text
+    }
+
+    /// Plain statement about calibration, printed near every level table.
+    public var calibrationStatement: String {
+        if let calibration = scope.calibration {
+            var text = "Levels are \(scope.calibrationLabel)"
+            if !calibration.method.isEmpty { text += " by \(calibration.method)" }
+            if !calibration.reference.isEmpty { text += " against \(calibration.reference)" }
+            return text + "."
+        }
+        return "Levels are uncalibrated, relative dBFS: they show how loud events were compared with each other and with "
+            + "the background, not in absolute dB. Rules with absolute thresholds cannot be judged from them."
+    }
+
+    /// Session and software line for the title page.
+    public var provenance: String {
+        var parts: [String] = []
+        if !options.source.isEmpty { parts.append("Source: \(options.source)") }
+        if let session = scope.sessionId { parts.append("session \(session)") }
+        parts.append("footstepd \(options.softwareVersion.isEmpty ? "(unknown version)" : options.softwareVersion)")
+        return parts.joined(separator: ", ")
+    }
+
+    func level(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "–" }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import FootstepAPI
+import Foundation
+
+extension FootstepCtl {
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print events as the daemon detects them, one line each.",
+            discussion: ControlExitCodes.discussion(
+                "Runs until Ctrl-C (or --count events). With --json each event is one NDJSON line."))
+
+        @Option(help: ArgumentHelp("Exit after this many events.", valueName: "N")) var count: Int?
+        @Flag(help: "Only footsteps (leave out other impacts).") var footstepsOnly = false
+        @OptionGroup(title: "Connection") var connection: ConnectionOptions
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+        }
+
+        func run() async throws {
+            let terminal = Terminal.standardOutput
+            try await connection.withClient { client in
+                var received = 0
+                for try await line in client.liveLines(.liveEvents) {
+                    let event = try ControlClient.decode(EventResponse.self, from: line)
+                    if footstepsOnly && event.kind != .footstep { continue }
+                    if output.json {
+                        OutputOptions.printJSON(line)
+                    } else {
+                        Terminal.write(EventTable.line(event, terminal: terminal) + "\n")
+                    }
+                    received += 1
+                    if let count, received >= count { return }
+                }
+                throw LiveOutput.streamEnded
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import FootstepAPI
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// Authorisation from SO_PEERCRED with a real unprivileged client (curl run
+/// through `setpriv` as nobody:nogroup with no supplementary groups).
+@Suite(
+    "Control socket access control", .serialized,
+    .enabled(if: Curl.isAvailable && Curl.canDropPrivileges, "needs root, setpriv and curl"))
+struct ControlAccessTests {
+    /// Every route that changes state, with a body where it needs one.
+    static func stateChangingRoutes(session: Int64, event: Int64) -> [(String, String, String?)] {
+        [
+            ("POST", "/v1/recording/start", nil), ("POST", "/v1/recording/pause", nil),
+            ("POST", "/v1/recording/resume", nil), ("POST", "/v1/recording/stop", nil),
+            ("PATCH", "/v1/sessions/\(session)", #"{"title":"hacked","notes":"hacked"}"#),
+            ("DELETE", "/v1/sessions/\(session)", nil),
+            ("PATCH", "/v1/events/\(event)", #"{"notes":"hacked"}"#),
+            ("POST", "/v1/config/reload", nil),
+            ("POST", "/v1/calibration", #"{"offset_db":10,"method":"hack"}"#),
+        ]
+    }
+
+    /// Makes the temporary directory traversable so nobody can reach the socket.
+    static func openDirectories(_ daemon: APITestDaemon) {
+        chmod(daemon.directory.path, 0o755)
+    }
+
+    @Test func aReaderOutsideTheAdminGroupGets403OnEveryStateChangingRouteAndNothingChanges() async throws {
+        // The read group is nobody's primary group: the socket is connectable and reads are allowed.
+        let daemon = try APITestDaemon(configure: { $0.socket.readGroup = "nogroup" })
+        Self.openDirectories(daemon)
+        try await daemon.start()
+        try await daemon.waitForEvents(2)
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_gid == 65534)
+
+        let status = try daemon.curl("GET", "/v1/status", asNobody: true)
+        #expect(status.status == 200)
+        #expect(try daemon.curl("GET", "/v1/events?limit=5", asNobody: true).status == 200)
+
+        // Freeze the data: stop (as root), then compare before and after.
+        #expect(try daemon.curl("POST", "/v1/recording/stop").status == 200)
+        let session = try #require(try daemon.database.sessions().last)
+        let sessionId = session.session.id!
+        let events = try daemon.database.events(EventFilter(limit: 10_000)).items
+        let event = try #require(events.first)
+        let calibrations = try daemon.database.calibrations()
+        let state = daemon.daemon.status.state
+
+        for (method, path, body) in Self.stateChangingRoutes(session: sessionId, event: event.id!) {
+            let response = try daemon.curl(method, path, body: body, asNobody: true)
+            #expect(response.status == 403, "\(method) \(path)")
+            let detail = try response.decode(ErrorResponse.self).error
+            #expect(detail.code == "forbidden")
+            #expect(detail.message.contains("footstepd-test-none"), "\(detail.message)")
+        }
+        #expect(try daemon.database.sessions().last == session)
+        #expect(try daemon.database.events(EventFilter(limit: 10_000)).items == events)
+        #expect(try daemon.database.calibrations() == calibrations)
+        #expect(daemon.daemon.status.state == state)
+        #expect(daemon.daemon.status.sessionId == nil)
+        #expect(FileManager.default.fileExists(atPath: try daemon.database.audioFiles(session: sessionId)[0].path))
+
+        // Root may do the same.
+        #expect(try daemon.curl("PATCH", "/v1/events/\(event.id!)", body: #"{"notes":"ok"}"#).status == 200)
+        try await daemon.stop()
+    }
+
+    @Test func aPeerOutsideBothGroupsCannotEvenRead() async throws {
+        let daemon = try APITestDaemon(configure: { $0.socket.readGroup = "users" })
+        Self.openDirectories(daemon)
+        try await daemon.start(waitForRecording: false)
+        // Let every local user connect: the credentials still decide.
+        chmod(daemon.socketPath, 0o666)
+        for path in ["/v1/status", "/v1/events", "/v1/sessions", "/metrics", "/v1/config"] {
+            let response = try daemon.curl("GET", path, asNobody: true)
+            #expect(response.status == 403, "\(path)")
+            #expect(try response.decode(ErrorResponse.self).error.message.contains("'users'"))
+        }
+        #expect(try daemon.curl("GET", "/v1/status").status == 200)
+        try await daemon.stop()
+    }
+
+    @Test func membersOfTheAdminGroupMayChangeState() async throws {
+        let daemon = try APITestDaemon(configure: {
+            $0.socket.readGroup = "nogroup"
+            $0.socket.adminGroup = "nogroup"
+        })
+        Self.openDirectories(daemon)
+        try await daemon.start()
+        let response = try daemon.curl("POST", "/v1/recording/pause", asNobody: true)
+        #expect(response.status == 200)
+        #expect(daemon.daemon.status.state == .paused)
+        try await daemon.stop()
+    }
+}

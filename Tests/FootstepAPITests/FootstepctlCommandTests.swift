@@ -1,0 +1,272 @@
+import FootstepAPI
+import FootstepCore
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// The built `footstepctl` run as a child process against a real daemon:
+/// `--json` output parsed back and compared with the store, human output and
+/// exit codes checked.
+@Suite("footstepctl control commands", .serialized)
+struct FootstepctlCommandTests {
+    typealias Run = (status: Int32, stdout: String, stderr: String)
+
+    static func ctl(_ arguments: [String], socket: String?, environment: [String: String] = [:]) throws -> Run {
+        var environment = environment
+        environment["NO_COLOR"] = "1"
+        environment["COLUMNS"] = environment["COLUMNS"] ?? "120"
+        return try BuiltProduct.run("footstepctl", arguments + (socket.map { ["--socket", $0] } ?? []), environment: environment)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ run: Run) throws -> T {
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        return try APIJSON.decoder.decode(type, from: Data(run.stdout.utf8))
+    }
+
+    // MARK: - Unavailable daemon
+
+    @Test func noDaemonIsOneLineAndExitCode69() throws {
+        let directory = try TemporaryDirectory(prefix: "fsctl")
+        let path = directory.appending("control.sock")
+        for arguments in [["status"], ["events", "list", "--json"], ["level", "--once"], ["start"]] {
+            let run = try Self.ctl(arguments, socket: path)
+            #expect(run.status == 69, "\(arguments)")
+            #expect(run.stderr == "footstepctl: footstepd is not running (no socket at \(path))\n")
+            #expect(run.stdout.isEmpty)
+        }
+        // FOOTSTEPD_SOCKET is used when --socket is absent.
+        let fromEnvironment = try Self.ctl(["status"], socket: nil, environment: ["FOOTSTEPD_SOCKET": path])
+        #expect(fromEnvironment.stderr == "footstepctl: footstepd is not running (no socket at \(path))\n")
+    }
+
+    @Test func helpDocumentsTheExitCodesAndSocketOption() throws {
+        let run = try Self.ctl(["status", "--help"], socket: nil)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("69 footstepd not running"))
+        #expect(run.stdout.contains("77 permission denied"))
+        #expect(run.stdout.contains("--socket <PATH>"))
+        #expect(run.stdout.contains("FOOTSTEPD_SOCKET"))
+    }
+
+    // MARK: - Against a real daemon
+
+    @Test func statusSessionsAndEventsMatchTheStore() async throws {
+        try await ClientTestDaemon.with { daemon in
+            #expect(await daemon.waitForEvents(4))
+            let socket = daemon.socketPath
+            let database = try daemon.database()
+            let session = try #require(try database.sessions().last?.session)
+
+            let status = try Self.decode(StatusResponse.self, try Self.ctl(["status", "--json"], socket: socket))
+            #expect(status.session?.id == session.id)
+            let human = try Self.ctl(["status"], socket: socket)
+            #expect(human.status == 0)
+            #expect(human.stdout.contains("state"))
+            #expect(human.stdout.contains("session     \(session.id!)"))
+
+            let sessions = try Self.decode(SessionListResponse.self, try Self.ctl(["sessions", "list", "--json"], socket: socket))
+            #expect(sessions.items.map(\.id) == (try database.sessions()).map { $0.session.id! })
+            let shown = try Self.decode(SessionResponse.self, try Self.ctl(["sessions", "show", "\(session.id!)", "--json"], socket: socket))
+            #expect(shown.id == session.id)
+
+            // Pages of 2 followed up to --limit 4: the same events, in the same order, as the store.
+            let listed = try Self.decode(
+                PageResponse<EventResponse>.self,
+                try Self.ctl(["events", "list", "--session", "\(session.id!)", "--limit", "4", "--page-size", "2", "--json"], socket: socket))
+            let stored = try database.events(EventFilter(sessionId: session.id, limit: 4)).items
+            #expect(listed.items.count == 4)
+            #expect(listed.items.map(\.id) == stored.map { $0.id! })
+            #expect(listed.items.map(\.hash) == stored.map(\.hash))
+
+            let footsteps = try Self.decode(
+                PageResponse<EventResponse>.self, try Self.ctl(["events", "list", "--kind", "footstep", "--json"], socket: socket))
+            #expect(footsteps.items.allSatisfy { $0.kind == .footstep })
+
+            let table = try Self.ctl(["events", "list", "--limit", "3"], socket: socket, environment: ["COLUMNS": "60"])
+            #expect(table.status == 0)
+            let lines = table.stdout.split(separator: "\n")
+            #expect(lines.count == 4)  // header + 3 events
+            #expect(lines.allSatisfy { $0.count <= 60 })
+            #expect(lines.first?.hasPrefix("ID") == true)
+
+            let event = try #require(stored.first)
+            let one = try Self.decode(EventResponse.self, try Self.ctl(["events", "show", "\(event.id!)", "--json"], socket: socket))
+            #expect(one.hash == event.hash)
+        }
+    }
+
+    @Test func editsClipsAndPlayerWork() async throws {
+        try await ClientTestDaemon.with { daemon in
+            #expect(await daemon.waitForEvents(2))
+            let socket = daemon.socketPath
+            let database = try daemon.database()
+            let session = try #require(try database.sessions().last?.session)
+            let event = try #require(try database.events(EventFilter(limit: 1)).items.first)
+
+            let renamed = try Self.ctl(["sessions", "rename", "\(session.id!)", "upstairs, night 1"], socket: socket)
+            #expect(renamed.status == 0, "\(renamed.stderr)")
+            #expect(try database.session(session.id!)?.session.title == "upstairs, night 1")
+            let noted = try Self.ctl(["sessions", "note", "\(session.id!)", "mic on the wardrobe", "--json"], socket: socket)
+            #expect(try Self.decode(SessionResponse.self, noted).notes == "mic on the wardrobe")
+            let eventNote = try Self.ctl(["events", "note", "\(event.id!)", "loud"], socket: socket)
+            #expect(eventNote.status == 0)
+            #expect(try database.event(event.id!)?.notes == "loud")
+
+            let directory = try TemporaryDirectory(prefix: "fsctl")
+            let file = directory.appending("clip.audio")
+            let clip = try Self.ctl(["clip", "\(event.id!)", "-o", file], socket: socket)
+            #expect(clip.status == 0, "\(clip.stderr)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(bytes.starts(with: Array("fLaC".utf8)) || bytes.starts(with: Array("RIFF".utf8)))
+            let direct = try await ControlClient(socketPath: socket).clip(event.id!)
+            #expect(bytes == direct.data)
+
+            // `play` downloads and runs the player on the file (here `true`, which plays nothing).
+            let played = try Self.ctl(["play", "\(event.id!)", "--player", "/bin/true"], socket: socket)
+            #expect(played.status == 0, "\(played.stderr)")
+            let noPlayer = try Self.ctl(["play", "\(event.id!)", "--player", "no-such-player"], socket: socket)
+            #expect(noPlayer.status == 69)
+            #expect(noPlayer.stderr.hasPrefix("footstepctl: no audio player found"))
+
+            let missing = try Self.ctl(["events", "show", "99999"], socket: socket)
+            #expect(missing.status == 66)
+            #expect(missing.stderr.hasPrefix("footstepctl: "))
+            #expect(missing.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func liveCommandsPrintReadingsAndEvents() async throws {
+        try await ClientTestDaemon.with { daemon in
+            let socket = daemon.socketPath
+            let once = try Self.ctl(["level", "--once", "--json"], socket: socket)
+            let lines = once.stdout.split(separator: "\n")
+            #expect(lines.count == 1)
+            let reading = try APIJSON.decoder.decode(LiveLevelReading.self, from: Data((lines.first ?? "").utf8))
+            #expect(reading.laeqDB.isFinite)
+
+            let meter = try Self.ctl(["level", "--count", "2"], socket: socket)
+            #expect(meter.status == 0)
+            #expect(meter.stdout.split(separator: "\n").count == 2)
+            #expect(meter.stdout.contains("dB(A) uncalibrated"))
+
+            let watched = try Self.ctl(["watch", "--count", "1", "--json"], socket: socket)
+            let event = try Self.decode(EventResponse.self, watched)
+            #expect(try daemon.database().event(event.id)?.hash == event.hash)
+        }
+    }
+
+    @Test func recordingControlAndConfiguration() async throws {
+        try await ClientTestDaemon.with(configurationText: "[detection]\nthreshold = 1.5\n") { daemon in
+            let socket = daemon.socketPath
+            let paused = try Self.decode(ActionResponse.self, try Self.ctl(["pause", "--json"], socket: socket))
+            #expect(paused.state == "paused")
+            let resumed = try Self.ctl(["resume"], socket: socket)
+            #expect(resumed.status == 0)
+            #expect(!resumed.stdout.isEmpty)
+            let stopped = try Self.decode(ActionResponse.self, try Self.ctl(["stop", "--json"], socket: socket))
+            #expect(stopped.action == "stop")
+            let database = try daemon.database()
+            #expect(try database.sessions().last?.session.status == .completed)
+
+            let configuration = try Self.decode(ConfigurationResponse.self, try Self.ctl(["config", "show", "--json"], socket: socket))
+            #expect(configuration.detection.threshold == 1.5)
+            let shown = try Self.ctl(["config", "show"], socket: socket)
+            #expect(shown.stdout.contains("threshold = 1.5"))
+            let reloaded = try Self.ctl(["config", "reload"], socket: socket)
+            #expect(reloaded.status == 0, "\(reloaded.stderr)")
+        }
+    }
+
+    @Test func calibrationIsRefusedWhenTheLevelFluctuates() async throws {
+        // Footsteps over quiet background: far more than 3 dB of LAF range.
+        try await ClientTestDaemon.with(source: .demo(scenario: "stomping:duration=60,seed=3"), speed: 1) { daemon in
+            let run = try Self.ctl(["calibrate", "--seconds", "2", "--max-range", "0.5"], socket: daemon.socketPath)
+            #expect(run.status == 65)
+            #expect(run.stderr.contains("the level varied by"))
+            #expect(try daemon.database().latestCalibration() == nil)
+        }
+    }
+
+    @Test func calibrationOfASteadyToneStoresTheOffset() async throws {
+        let directory = try TemporaryDirectory(prefix: "fsctl")
+        let tone = directory.appending("tone.wav")
+        try SteadyTone.write(path: tone, seconds: 20, amplitude: 0.1)
+        try await ClientTestDaemon.with(source: .file(path: tone), speed: 1) { daemon in
+            let run = try Self.ctl(["calibrate", "--seconds", "2", "--json"], socket: daemon.socketPath)
+            let stored = try Self.decode(CalibrationResponse.self, run)
+            let calibration = try #require(try daemon.database().latestCalibration())
+            #expect(calibration.id == stored.id)
+            #expect(abs(calibration.offsetDB - stored.offsetDB) < 1e-9)
+            // A 1 kHz sine at 0.1 of full scale reads about −23 dB(A) uncalibrated.
+            let reading = try APIJSON.decoder.decode(
+                LiveLevelReading.self, from: Data(try Self.ctl(["level", "--once", "--json"], socket: daemon.socketPath).stdout.utf8))
+            #expect(reading.calibrated)
+            #expect(abs(reading.laeqDB - 94) < 1, "calibrated tone reads \(reading.laeqDB) dB")
+        }
+    }
+
+    // MARK: - Permissions
+
+    @Test(.enabled(if: getuid() == 0 && SetprivRunner.isAvailable, "needs root and setpriv"))
+    func aUserWhoCannotOpenTheSocketIsToldWhichGroupToJoin() async throws {
+        try await ClientTestDaemon.with { daemon in
+            // The directory is traversable; the socket itself is 0660 root:footstepd.
+            chmod(daemon.directory.path, 0o755)
+            let run = try SetprivRunner.run(["status", "--socket", daemon.socketPath])
+            #expect(run.status == 77, "\(run.stderr)")
+            #expect(
+                run.stderr
+                    == "footstepctl: permission denied on \(daemon.socketPath): join the group `footstepd` (sudo usermod -aG footstepd $USER) or use sudo\n")
+
+            // With the socket opened up, the daemon itself refuses changes (403) and names the admin group.
+            chmod(daemon.socketPath, 0o666)
+            let forbidden = try SetprivRunner.run(["stop", "--socket", daemon.socketPath])
+            #expect(forbidden.status == 77)
+            #expect(forbidden.stderr.contains("footstepd-admin"))
+            #expect(try daemon.database().sessions().last?.session.status == .recording)
+        }
+    }
+}
+
+/// Runs the built footstepctl as the unprivileged user 65534 with no groups.
+enum SetprivRunner {
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProduct.path("footstepctl")] + arguments
+        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+}
+
+/// A 1 kHz sine WAV (a stand-in for an acoustic calibrator on the microphone).
+enum SteadyTone {
+    static func write(path: String, seconds: Int, amplitude: Double, rate: Int = 16000) throws {
+        let frames = seconds * rate
+        var data = Data()
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8))
+        append(UInt32(36 + frames * 2))
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(UInt32(rate)); append(UInt32(rate * 2))
+        append(UInt16(2)); append(UInt16(16))
+        data.append(contentsOf: Array("data".utf8))
+        append(UInt32(frames * 2))
+        for n in 0..<frames {
+            append(Int16((amplitude * 32767 * sin(2 * Double.pi * 1000 * Double(n) / Double(rate))).rounded()))
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}

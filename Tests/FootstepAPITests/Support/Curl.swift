@@ -1,0 +1,91 @@
+import FootstepAPI
+import Foundation
+
+/// Runs `curl` against the control socket (posix_spawn: Foundation's Process can
+/// deadlock when tests spawn concurrently), optionally as an unprivileged user
+/// through `setpriv`.
+enum Curl {
+    struct Result {
+        var status: Int
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try APIJSON.decoder.decode(type, from: body) }
+    }
+
+    /// The unprivileged user of the `setpriv` tests (`nobody`).
+    static let nobody: uid_t = 65534
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") }
+    static var canDropPrivileges: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
+
+    /// `curl --unix-socket SOCKET -X METHOD http://localhost PATH`, returning status and body.
+    static func request(
+        _ method: String = "GET", _ path: String, socket: String, body: String? = nil, asNobody: Bool = false,
+        extra: [String] = [], maxTime: Double = 10
+    ) throws -> Result {
+        var arguments = ["-s", "-S", "--max-time", String(maxTime), "--unix-socket", socket, "-X", method]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        arguments += extra + ["-w", "\n%{http_code}", "http://localhost\(path)"]
+        return try run(arguments, asNobody: asNobody)
+    }
+
+    /// `curl` with `arguments` (must end in `-w '\n%{http_code}' URL`).
+    static func run(_ arguments: [String], asNobody: Bool = false) throws -> Result {
+        let argv =
+            asNobody
+            ? ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "/usr/bin/curl"] + arguments
+            : ["/usr/bin/curl"] + arguments
+        let output = try spawn(argv)
+        guard let newline = output.lastIndex(of: 0x0A), let status = Int(String(decoding: output[(newline + 1)...], as: UTF8.self))
+        else {
+            throw CurlError(message: "unexpected curl output: \(String(decoding: output, as: UTF8.self))")
+        }
+        return Result(status: status, body: Data(output[..<newline]))
+    }
+
+    struct CurlError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Runs `argv` and returns its stdout (stderr goes to /dev/null).
+    static func spawn(_ argv: [String]) throws -> Data {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw CurlError(message: "pipe failed") }
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer {
+            cArguments.forEach { free($0) }
+            environment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environment)
+        close(pipeEnds[1])
+        guard rc == 0 else {
+            close(pipeEnds[0])
+            throw CurlError(message: "cannot run \(argv[0]): \(String(cString: strerror(rc)))")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(pipeEnds[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return data
+    }
+}

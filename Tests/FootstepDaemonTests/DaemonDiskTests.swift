@@ -1,0 +1,184 @@
+import FootstepAudio
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// A small tmpfs, mounted for the test when we may (root with CAP_SYS_ADMIN):
+/// a real file system that really fills up.
+final class SmallFileSystem {
+    let path: String
+
+    /// Mounts a tmpfs of `bytes` at `directory/fs`, or returns nil when mounting is not allowed.
+    init?(in directory: String, bytes: Int) {
+        path = "\(directory)/fs"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard getuid() == 0, mount("tmpfs", path, "tmpfs", 0, "size=\(bytes)") == 0 else { return nil }
+    }
+
+    deinit { umount2(path, Int32(MNT_DETACH)) }
+
+    var freeBytes: Int64 {
+        var info = statvfs()
+        statvfs(path, &info)
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Fills the file system until `leaving` bytes are free; returns the filler's path.
+    func fill(leaving bytes: Int64) throws -> String {
+        let filler = "\(path)/filler"
+        let size = max(0, freeBytes - bytes)
+        let descriptor = open(filler, O_CREAT | O_WRONLY, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        let chunk = [UInt8](repeating: 0xA5, count: 64 * 1024)
+        var written: Int64 = 0
+        while written < size {
+            let count = write(descriptor, chunk, Int(min(Int64(chunk.count), size - written)))
+            guard count > 0 else { break }
+            written += Int64(count)
+        }
+        return filler
+    }
+}
+
+@Suite("Daemon disk: reserve, full disk, retention", .serialized)
+struct DaemonDiskTests {
+    static let canMount: Bool = {
+        let directory = NSTemporaryDirectory() + "/footstepd-mount-probe-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return SmallFileSystem(in: directory, bytes: 1 << 20) != nil
+    }()
+
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs"))
+    func belowTheReserveAudioStopsEventsGoOnAndAudioResumesWhenSpaceReturns() async throws {
+        let directory = try TemporaryDirectory()
+        let fs = try #require(SmallFileSystem(in: directory.path, bytes: 12 << 20))
+        let state = "\(fs.path)/state"
+        var configuration = DaemonConfiguration()
+        configuration.recording.audioFormat = .wav  // 32 kB/s at 16 kHz
+        configuration.retention.minimumFreeBytes = 3 << 20
+        configuration.retention.maximumAudioBytes = 0
+        var options = DaemonOptions(stateDirectory: state, speed: 10)
+        options.diskCheckInterval = 0.1
+        let filler = try fs.fill(leaving: (3 << 20) + (600 << 10))
+        let (group, daemon) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=12,duration=80"), options: options,
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+
+        // 600 kB above the reserve at 320 kB/s: low within a few seconds.
+        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.diskLow })
+        let low = daemon.status
+        #expect(!low.audioWriting)
+        #expect(low.lastError?.contains("below the reserve") == true)
+        #expect(low.line.contains("disk space low"))
+        #expect((low.diskFreeBytes ?? .max) < 3 << 20)
+        let eventsWhenLow = low.storedEvents
+        #expect(await DaemonTestSupport.waitUntil(3) { daemon.status.storedEvents > eventsWhenLow + 3 })
+
+        unlink(filler)
+        #expect(await DaemonTestSupport.waitUntil(2) { !daemon.status.diskLow && daemon.status.audioWriting })
+        try await running.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count >= 2)
+        let recorded = files.map(\.frames).reduce(0, +)
+        #expect(recorded < 80 * 16000 * 9 / 10, "audio stopped for a while")
+        #expect(files.allSatisfy { DaemonTestSupport.decodedFrames($0.path) == $0.frames })
+        // Events of the silent stretch are stored without an audio file, with their clips.
+        let events = try DaemonTestSupport.events(database, session: session.id!)
+        let unfiled = events.filter { $0.audioFileId == nil }
+        #expect(unfiled.count >= 3)
+        #expect(unfiled.allSatisfy { $0.clipPath != nil })
+        #expect(try database.verifyChain().isIntact)
+    }
+
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs"))
+    func aFullDiskSuspendsAudioWritingUntilSpaceReturns() async throws {
+        let directory = try TemporaryDirectory()
+        let fs = try #require(SmallFileSystem(in: directory.path, bytes: 8 << 20))
+        let state = "\(fs.path)/state"
+        // Start the store first, so the database exists before the disk fills.
+        _ = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        var configuration = DaemonConfiguration()
+        configuration.recording.audioFormat = .wav
+        configuration.retention.minimumFreeBytes = 0  // no reserve: the write itself fails (ENOSPC)
+        var options = DaemonOptions(stateDirectory: state, speed: 10)
+        options.audioRetryInterval = 0.2
+        options.diskCheckInterval = 0.2
+        let filler = try fs.fill(leaving: 900 << 10)
+        let (group, daemon) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=13,duration=60"), options: options,
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+
+        #expect(await DaemonTestSupport.waitUntil(5) { !daemon.status.audioWriting })
+        #expect(daemon.status.lastError?.contains("cannot write audio file") == true)
+        unlink(filler)
+        #expect(await DaemonTestSupport.waitUntil(3) { daemon.status.audioWriting })
+        try await running.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        #expect(try DaemonTestSupport.integrityCheck(database) == "ok")
+        let session = try #require(try database.sessions().first?.session)
+        #expect(session.status == .completed)
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count >= 2)
+        #expect(files.allSatisfy { $0.closedAt != nil })
+        // The file written after the space returned is complete.
+        let last = try #require(files.last)
+        #expect(DaemonTestSupport.decodedFrames(last.path) == last.frames)
+        #expect(last.frames > 16000)
+    }
+
+    @Test func retentionDeletesTheOldestAudioButNeverClips() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        var configuration = DaemonConfiguration()
+        configuration.recording.audioFormat = .wav
+        configuration.recording.rollInterval = 1
+        configuration.retention.maximumAudioBytes = 100_000  // about 3 s of 16 kHz WAV
+        configuration.retention.minimumFreeBytes = 0
+        let (group, _) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=14,duration=12"),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        try await group.run()
+        // A later start applies retention to what the last session left.
+        let (again, _) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=15,duration=1"),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        try await again.run()
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let files = try database.audioFiles(session: session.id!)
+        let pruned = files.filter { $0.prunedAt != nil }
+        let kept = files.filter { $0.prunedAt == nil }
+        #expect(!pruned.isEmpty)
+        // Oldest first: every pruned file is older than every kept one.
+        #expect(pruned.map(\.startedAt).max()! < kept.map(\.startedAt).min()!)
+        for file in pruned {
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(file.sha256 != nil)
+        }
+        #expect(try database.retainedAudioBytes() <= 100_000)
+        #expect(kept.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+        // Clips survive, unchanged.
+        let events = try DaemonTestSupport.events(database, session: session.id!)
+        #expect(events.count > 5)
+        for event in events {
+            let path = try #require(event.clipPath)
+            #expect(event.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
+        }
+        // Deleting the session hands back every clip and audio path to remove.
+        let deletion = try database.deleteSession(session.id!)
+        #expect(Set(deletion.clipPaths) == Set(events.compactMap(\.clipPath)))
+        #expect(Set(deletion.audioPaths) == Set(files.map(\.path)))
+    }
+}

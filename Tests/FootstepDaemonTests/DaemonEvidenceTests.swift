@@ -1,0 +1,161 @@
+import FootstepAPI
+import FootstepAudio
+import FootstepCore
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Logging
+import Testing
+
+@Suite("Daemon evidence: classifier, bouts, clips, live feeds, status", .serialized)
+struct DaemonEvidenceTests {
+    @Test func classifiedEventsBoutsAndClipsLandInTheStoreAndTheLiveFeed() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let scenario = "mixed:seed=31,duration=40,snr=18"
+        let truth = try SyntheticSource(spec: scenario).groundTruth
+        var configuration = DaemonConfiguration()
+        configuration.recording.audioFormat = .wav
+        let (group, daemon) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: scenario), options: DaemonOptions(stateDirectory: state),
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        let live = try #require(daemon.liveEvents.subscribe())
+        let collector = Task {
+            var received: [EventRecord] = []
+            for await event in live { received.append(event) }
+            return received
+        }
+        try await group.run()
+        let published = await collector.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let events = try DaemonTestSupport.events(database, session: session.id!)
+        #expect(events.count >= truth.count * 8 / 10, "\(events.count) events for \(truth.count) true impacts")
+
+        // The trained classifier named the types: footstep types agree with the ground truth
+        // for most matched steps, and distractors come out as `other` more often than not.
+        var agreed = 0
+        var compared = 0
+        var distractorsAsOther = 0
+        var distractors = 0
+        for event in events {
+            let onset = Double(event.frameOffset) / Double(session.sampleRate)
+            guard let nearest = truth.min(by: { abs($0.onset - onset) < abs($1.onset - onset) }),
+                abs(nearest.onset - onset) < 0.05
+            else { continue }
+            if let type = nearest.footstepType, event.kind == .footstep, event.type != .unknown {
+                compared += 1
+                if event.type == type { agreed += 1 }
+            } else if nearest.kind == .other {
+                distractors += 1
+                if event.kind == .other { distractorsAsOther += 1 }
+            }
+        }
+        #expect(compared >= 10)
+        #expect(Double(agreed) >= 0.6 * Double(compared), "types agree on \(agreed) of \(compared) footsteps")
+        #expect(Set(events.map(\.type)).count >= 3, "more than the detector's single type")
+        #expect(distractors == 0 || Double(distractorsAsOther) >= 0.5 * Double(distractors), "\(distractorsAsOther)/\(distractors)")
+        #expect(Set(events.map(\.intensity)).count >= 2)
+
+        // Bouts were stored, and their steps link to them.
+        let bouts = try database.bouts(session: session.id!).items
+        #expect(!bouts.isEmpty)
+        for bout in bouts {
+            let steps = events.filter { $0.boutId == bout.id }
+            #expect(steps.count == bout.steps)
+            #expect(steps.allSatisfy { $0.timestamp >= bout.startedAt && $0.timestamp <= bout.endedAt })
+        }
+
+        // Every event has its clip: 2 s before to 3 s after the onset (cut at the stream's
+        // ends), a file whose SHA-256 the store recorded, in clips/YYYY-MM-DD/.
+        let totalFrames = Int64(40 * session.sampleRate)
+        for event in events {
+            let path = try #require(event.clipPath, "event \(event.id!) has no clip")
+            #expect(path.hasPrefix("\(state)/clips/"))
+            #expect(path.hasSuffix("-s\(session.id!)-f\(event.frameOffset).wav"))
+            #expect(event.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
+            let start = max(0, event.frameOffset - 32000)
+            let end = min(totalFrames, event.frameOffset + 48000)
+            #expect(DaemonTestSupport.decodedFrames(path) == end - start, "clip of event \(event.id!)")
+        }
+        // The clip holds the very samples of the recording around the onset.
+        if let event = events.first(where: { $0.frameOffset > 32000 && $0.frameOffset + 48000 < totalFrames }) {
+            let file = try #require(try database.audioFiles(session: session.id!).first)
+            let recording = try DaemonTestSupport.samples(file.path)
+            let clip = try DaemonTestSupport.samples(event.clipPath!)
+            let offset = Int(event.frameOffset - 32000 - file.startFrame)
+            #expect(Array(recording[offset..<(offset + clip.count)]) == clip)
+        }
+
+        // Live: every event was published with its id, in order.
+        #expect(published.map(\.id) == events.map(\.id))
+        // Status: events today by label, the last event, counters.
+        let status = daemon.status
+        var expected: [String: Int] = [:]
+        for event in events { expected[event.kind == .footstep ? event.type.rawValue : "other", default: 0] += 1 }
+        #expect(status.eventsToday == expected)
+        #expect(status.lastEvent?.id == events.last?.id)
+        #expect(status.storedClips == events.count)
+        #expect(status.storedBouts == bouts.count)
+        #expect(status.version == FootstepVersion.current)
+    }
+
+    @Test func eventsTodayStartFromTheStoreAndTheStatusLineSaysSo() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        for seed in [1, 2] {
+            let (group, daemon) = DaemonApplication.build(
+                configuration: DaemonConfiguration(), source: .demo(scenario: "stomping:seed=\(seed),duration=8"),
+                options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+                handleSignals: false, controlSocket: false)
+            try await group.run()
+            let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+            let all = try database.events(EventFilter(limit: EventFilter.maximumLimit)).items
+            // The second run counts the first run's events too (read from the store at start).
+            #expect(daemon.status.eventsTodayTotal == all.count)
+            #expect(daemon.status.line.contains("\(all.count) events today"))
+            let top = try #require(daemon.status.eventsToday.max { $0.value < $1.value })
+            #expect(daemon.status.line.contains("\(top.value) \(top.key)"))
+        }
+    }
+
+    @Test func liveLevelReadingsArriveAboutEightTimesASecond() async throws {
+        let directory = try TemporaryDirectory()
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .demo(scenario: "walking:seed=4,duration=3"),
+            options: DaemonOptions(stateDirectory: directory.appending("state"), speed: 1),
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        let stream = try #require(daemon.liveLevels.subscribe())
+        let collector = Task {
+            var readings: [(LiveLevelReading, ContinuousClock.Instant)] = []
+            for await reading in stream { readings.append((reading, .now)) }
+            return readings
+        }
+        let running = Task { try await group.run() }
+        var sawLevelInStatus = false
+        for _ in 0..<20 {
+            try await Task.sleep(for: .milliseconds(100))
+            if daemon.status.level != nil { sawLevelInStatus = true }
+        }
+        try await running.value
+        let readings = await collector.value
+        #expect(sawLevelInStatus)
+        // 3 s of audio at real time: 24 readings, 125 ms apart in stream time.
+        #expect(readings.count >= 23 && readings.count <= 24, "\(readings.count) readings")
+        for (previous, next) in zip(readings, readings.dropFirst()) {
+            #expect(abs(next.0.time.timeIntervalSince(previous.0.time) - 0.125) < 0.001)
+        }
+        // Delivered in real time, not in one burst at the end.
+        if let first = readings.first?.1, let last = readings.last?.1 {
+            #expect(last - first > .seconds(2.5))
+        }
+        for (reading, _) in readings {
+            #expect(reading.lafDB.isFinite && reading.laeqDB.isFinite)
+            #expect(reading.lafDB > -100 && reading.laeqDB > -100)
+            #expect(reading.band == LevelBand(levelDB: reading.lafDB))
+            #expect(!reading.calibrated)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+// Needs FootstepStore in this test target's dependencies (Package.swift); until then
+// the C module GRDBSQLite is not visible here and the suite is compiled out.
+#if canImport(GRDBSQLite)
+import FootstepAudio
+import FootstepCore
+import FootstepReports
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// `footstepctl report` end to end: a real SQLite store written with FootstepStore
+/// (and still open for writing, as the daemon keeps it), read by the built binary.
+@Suite("footstepctl report", .serialized)
+struct ReportCommandTests {
+    static let start = ISO8601DateFormatter().date(from: "2026-11-20T20:00:00Z")!
+
+    /// Two sessions over two nights: events with notes, level minutes, a bout, a calibration
+    /// and WAV clips for the ten loudest events of session 1.
+    static func makeStore(in directory: TemporaryDirectory) throws -> (database: FootstepDatabase, sessions: [Int64], events: [NewEvent]) {
+        let database = try FootstepDatabase.open(path: directory.appending("state/footstepd.db"))
+        try database.addCalibration(measuredAt: start.addingTimeInterval(-86400), offsetDB: 110, method: "94 dB calibrator", reference: "test")
+        var all: [NewEvent] = []
+        var sessions: [Int64] = []
+        var generator = SeededRandom(seed: 11)
+        for (index, offset) in [0.0, 86400].enumerated() {
+            let session = try database.createSession(
+                startedAt: start.addingTimeInterval(offset), device: "synthetic:night", sampleRate: 16000, timeZone: "Europe/London",
+                title: "night \(index + 1)")
+            let id = session.id!
+            sessions.append(id)
+            let events = (0..<150).map { i -> NewEvent in
+                let seconds = Double(i) * 150 + Double.random(in: 0..<100, using: &generator)
+                let isStep = i % 6 != 0
+                return NewEvent(
+                    sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: start.addingTimeInterval(offset + seconds),
+                    duration: 0.25, kind: isStep ? .footstep : .other, type: isStep ? FootstepType.classified[i % 4] : .unknown,
+                    confidence: 0.9, intensity: .high, laMax: 35 + Double(i % 20), lcMax: 58, peakDBFS: -20, sel: 30,
+                    notes: i % 50 == 0 ? "bang, \"loud\"" : "")
+            }
+            try database.appendEvents(events)
+            all += events
+            try database.appendLevels((0..<(7 * 60)).map { minute in
+                LevelMinuteRecord(
+                    sessionId: id, startedAt: start.addingTimeInterval(offset + Double(minute) * 60), laeq: 30 + Double(minute % 7),
+                    lceq: 45, lafMax: 50, lafMin: 25, la10: 35, la90: 27)
+            })
+            try database.appendBout(BoutRecord(
+                sessionId: id, startedAt: start.addingTimeInterval(offset + 3 * 3600), endedAt: start.addingTimeInterval(offset + 3 * 3600 + 5),
+                steps: 9, cadence: 1.8, dominantType: .heelStrike, kind: .walking))
+        }
+        // Clips for session 1's events (the loudest of which the HTML embeds).
+        let clips = directory.appending("state/clips")
+        try FileManager.default.createDirectory(atPath: clips, withIntermediateDirectories: true)
+        let rows = try database.events(EventFilter(sessionId: sessions[0], limit: 1000)).items
+        for row in rows.prefix(40) {
+            let path = "\(clips)/event-\(row.id!).wav"
+            let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: .wav)
+            let samples = (0..<16000).map { (i: Int) -> Float in
+                let decay: Double = exp(-Double(i) / 2000)
+                return Float(0.4 * decay * sin(Double(i) * 0.03))
+            }
+            try samples.withUnsafeBufferPointer { try writer.write($0) }
+            try writer.close()
+            try database.setEventClip(row.id!, path: path, sha256: try FileChecksum.sha256(ofFileAt: path))
+        }
+        return (database, sessions, all)
+    }
+
+    @Test func writesPDFHTMLCSVAndJSONFromTheStoreWhileItIsOpen() throws {
+        let directory = try TemporaryDirectory(prefix: "report-command")
+        let store = try Self.makeStore(in: directory)
+        let output = directory.appending("out")
+        let result = try BuiltProduct.run("footstepctl", [
+            "report", "--state-dir", directory.appending("state"), "--period", "2026-11-20..2026-11-21",
+            "--format", "pdf,html,csv,json", "-o", output, "--time-zone", "Europe/London", "--address", "Flat 2", "--json",
+            "--rule", "events_per_hour>20,night,Busy hours",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        struct Summary: Decodable {
+            struct File: Decodable { var format: String; var path: String; var bytes: Int }
+            var files: [File]
+            var events: Int
+        }
+        let summary = try JSONDecoder().decode(Summary.self, from: Data(result.stdout.utf8))
+        #expect(summary.files.map(\.format) == ["pdf", "html", "csv", "json"])
+        #expect(summary.events == store.events.count)
+        for file in summary.files {
+            #expect(FileManager.default.fileExists(atPath: file.path) && file.bytes > 0)
+            #expect(file.path.hasPrefix(output + "/footstep-report-2026-11-20_2026-11-21."))
+        }
+
+        let csv = try String(contentsOfFile: summary.files[2].path, encoding: .utf8)
+        #expect(TextReportTests.parseCSV(csv).count - 1 == store.events.count)
+
+        let json = try ReportJSON.decoder.decode(ReportJSON.self, from: Data(contentsOf: URL(fileURLWithPath: summary.files[3].path)))
+        #expect(json.summary.footsteps == store.events.filter { $0.kind == .footstep }.count)
+        #expect(json.calibration.status == "calibrated" && json.calibration.offsetDB == 110)
+        #expect(json.summary.bouts.count == 2)
+        #expect(json.rules.map(\.name).last == "Busy hours")
+        #expect(json.events.filter { $0.clipPath != nil }.count == 40)
+        #expect(json.events.first { !$0.notes.isEmpty }?.notes == "bang, \"loud\"")
+
+        let html = try String(contentsOfFile: summary.files[1].path, encoding: .utf8)
+        // The ten loudest events include clipped ones from session 1 (same levels repeat in both sessions).
+        #expect(html.contains("<audio controls"))
+        #expect(html.contains("data:audio/wav;base64,UklGR"))  // "RIFF"
+        #expect(!html.contains("http://") && !html.contains("https://"))
+
+        let pages = try ReportTools.info(summary.files[0].path)["Pages"].flatMap(Int.init) ?? 0
+        #expect(pages >= 6)
+        let text = try ReportTools.run("pdftotext", [summary.files[0].path, "-"])
+        #expect(text.contains("calibrated (+110.0 dB, 2026-11-19)"))
+        _ = store.database  // kept open for writing during the run
+    }
+
+    @Test func aSessionReportCoversOnlyThatSession() throws {
+        let directory = try TemporaryDirectory(prefix: "report-session")
+        let store = try Self.makeStore(in: directory)
+        let result = try BuiltProduct.run("footstepctl", [
+            "report", "--database", directory.appending("state/footstepd.db"), "--session", String(store.sessions[1]),
+            "--format", "csv", "-o", directory.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let path = try #require(result.stdout.split(separator: "\n").first.map(String.init))
+        #expect(path.hasSuffix("/footstep-report-session\(store.sessions[1]).csv"))
+        let rows = TextReportTests.parseCSV(try String(contentsOfFile: path, encoding: .utf8))
+        #expect(rows.count - 1 == 150)
+        #expect(rows.dropFirst().allSatisfy { $0[1] == String(store.sessions[1]) })
+    }
+
+    @Test func aMissingDatabaseOrBadPeriodIsExplained() throws {
+        let directory = try TemporaryDirectory(prefix: "report-errors")
+        let missing = try BuiltProduct.run("footstepctl", ["report", "--state-dir", directory.appending("nowhere"), "-o", directory.path])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no footstepd database at \(directory.appending("nowhere"))/footstepd.db"))
+
+        _ = try Self.makeStore(in: directory)
+        let badPeriod = try BuiltProduct.run("footstepctl", ["report", "--state-dir", directory.appending("state"), "--period", "fortnight", "-o", directory.path])
+        #expect(badPeriod.status != 0)
+        #expect(badPeriod.stderr.contains("--period 'fortnight'"))
+        let badFormat = try BuiltProduct.run("footstepctl", ["report", "--format", "pdf,docx", "-o", directory.path])
+        #expect(badFormat.status != 0)
+        #expect(badFormat.stderr.contains("--format"))
+    }
+}
+#endif

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Daemon benchmarks (figures printed; nothing here is pass/fail), for `make bench`:
+#  1. CPU share and RSS of footstepd capturing 16 kHz mono in real time for
+#     REALTIME_SECONDS (default 60) from a clocked device: a private PulseAudio
+#     server's null sink through ALSA's pulse plugin (PLATFORM.md section 9;
+#     the ALSA file plugin is not clocked). Without pulseaudio it falls back to
+#     the demo scenario paced at 1x real time (--source demo --speed 1), and says so.
+#  2. RSS growth over an accelerated 24-hour-equivalent run of the demo scenario
+#     (a night upstairs, 86,400 s of audio as fast as the CPU allows), sampled
+#     every second: growth after the first 10 % (warm-up).
+#  3. Store throughput (events/s appended with the hash chain, release build)
+#     from `footstep-bench store` when that subcommand is built in.
+#
+#   scripts/bench-daemon.sh [BIN_DIR] [WORK_DIR]
+#
+# BIN_DIR holds release builds of footstepd (and footstep-bench), default .build/release.
+set -euo pipefail
+bin=$(cd "${1:-.build/release}" && pwd)
+work=${2:-$(mktemp -d /tmp/footstepd-bench.XXXXXX)}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+realtime_seconds=${REALTIME_SECONDS:-60}
+hours_equivalent=${HOURS_EQUIVALENT:-24}
+[ -x "$bin/footstepd" ] || { echo "bench-daemon: $bin/footstepd is missing (make release)" >&2; exit 1; }
+ticks=$(getconf CLK_TCK)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+# CPU seconds (user+system) of a process, from /proc/PID/stat.
+cpu_seconds() { awk -v t="$ticks" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$1/stat"; }
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+config="$work/footstepd.toml"
+cat > "$config" <<TOML
+[capture]
+device = "default"
+sample_rate = 16000
+[recording]
+audio_format = "flac"
+[retention]
+min_free_mb = 100
+TOML
+
+# --- 1. real-time capture -------------------------------------------------
+source_kind=""
+env_prefix=()
+if command -v pulseaudio > /dev/null && compgen -G "/usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so" > /dev/null; then
+  pulse="$work/pulse"
+  mkdir -p "$pulse"
+  chmod 700 "$pulse"
+  cat > "$pulse/room.pa" <<PA
+load-module module-native-protocol-unix
+load-module module-null-sink sink_name=room rate=16000 channels=1
+set-default-source room.monitor
+PA
+  printf 'pcm.!default { type pulse }\nctl.!default { type pulse }\n' > "$pulse/.asoundrc"
+  XDG_RUNTIME_DIR="$pulse" HOME="$pulse" pulseaudio --daemonize=no -n -F "$pulse/room.pa" --exit-idle-time=-1 \
+    --log-target=file:"$pulse/pulse.log" &
+  pids+=($!)
+  for _ in $(seq 100); do [ -S "$pulse/pulse/native" ] && break; sleep 0.1; done
+  if [ -S "$pulse/pulse/native" ]; then
+    source_kind="alsa:default (PulseAudio null sink monitor, clocked)"
+    env_prefix=(env XDG_RUNTIME_DIR="$pulse" HOME="$pulse")
+    source_arg=(--source alsa:default)
+  fi
+fi
+if [ -z "$source_kind" ]; then
+  source_kind="demo:night paced at 1x real time (no PulseAudio here)"
+  source_arg=(--source demo:night:duration=86400 --speed 1)
+fi
+
+"${env_prefix[@]}" "$bin/footstepd" --config "$config" --state-dir "$work/realtime" --socket "$work/realtime.sock" \
+  "${source_arg[@]}" 2> "$work/realtime.log" &
+daemon=$!
+pids+=("$daemon")
+sleep 5  # warm-up: model, store, first file
+cpu0=$(cpu_seconds "$daemon")
+t0=$(date +%s.%N)
+peak=0
+for _ in $(seq "$realtime_seconds"); do
+  sleep 1
+  kill -0 "$daemon" 2> /dev/null || { echo "bench-daemon: footstepd ended early:"; tail -5 "$work/realtime.log"; exit 1; }
+  rss=$(rss_kb "$daemon")
+  [ "$rss" -gt "$peak" ] && peak=$rss
+done
+cpu1=$(cpu_seconds "$daemon")
+t1=$(date +%s.%N)
+kill -TERM "$daemon"
+wait "$daemon" || true
+awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$source_kind" 'BEGIN {
+  printf "footstepd capturing 16 kHz mono in real time for %.0f s from %s: CPU %.2f %% of one core, peak RSS %.1f MB\n",
+    t1 - t0, src, 100 * (c1 - c0) / (t1 - t0), rss / 1024 }'
+
+# --- 2. accelerated 24-hour-equivalent run ---------------------------------
+seconds=$((hours_equivalent * 3600))
+start=$(date +%s.%N)
+"$bin/footstepd" --config "$config" --state-dir "$work/day" --socket "$work/day.sock" \
+  --source "demo:night:seed=42,duration=$seconds" --speed 10000 2> "$work/day.log" &
+daemon=$!
+pids+=("$daemon")
+samples="$work/day-rss.txt"
+: > "$samples"
+while kill -0 "$daemon" 2> /dev/null; do
+  rss=$(rss_kb "$daemon" 2> /dev/null || true)
+  [ -n "$rss" ] && echo "$(date +%s.%N) $rss" >> "$samples"
+  sleep 1
+done
+wait "$daemon" || { echo "bench-daemon: the 24-hour run failed:"; tail -5 "$work/day.log"; exit 1; }
+end=$(date +%s.%N)
+events=$(sqlite3 "$work/day/footstepd.db" "SELECT COUNT(*) FROM event" 2> /dev/null || echo "?")
+awk -v start="$start" -v end="$end" -v audio="$seconds" -v events="$events" '
+  { t[NR] = $1; r[NR] = $2 }
+  END {
+    warm = int(NR / 10) + 1
+    lo = r[warm]; hi = r[warm]
+    for (i = warm; i <= NR; i++) { if (r[i] > hi) hi = r[i]; if (r[i] < lo) lo = r[i] }
+    printf "footstepd, %d h of demo audio in %.0f s (%.0fx real time), %s events: RSS %.1f MB after warm-up, %.1f MB at the end, growth %.2f MB (max - value after the first 10 %%)\n",
+      audio / 3600, end - start, audio / (end - start), events, r[warm] / 1024, r[NR] / 1024, (hi - r[warm]) / 1024 }' "$samples"
+
+# --- 3. store throughput ----------------------------------------------------
+if [ -x "$bin/footstep-bench" ] && output=$("$bin/footstep-bench" store "$work/store.db" 2>&1) \
+  && ! grep -q "not built" <<< "$output"; then
+  echo "$output"
+else
+  echo "store throughput: footstep-bench has no 'store' subcommand in this build (see Sources/footstep-bench/StoreBenchmark.swift)"
+fi
+echo "bench-daemon: logs and data in $work"
