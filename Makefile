@@ -6,7 +6,7 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help deps build release test demo bench install uninstall completions format clean
+.PHONY: help deps build release test demo bench install uninstall man completions format clean
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
@@ -42,7 +42,7 @@ bench: release
 	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)
 	./scripts/bench-daemon.sh $(RELEASE_PATH)
 
-completions: build
+man completions: build
 	./scripts/generate-completions.sh $(DEBUG_PATH) contrib
 
 install: release

@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "footstepctl",
             dependencies: [
-                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepReports",
+                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepReports",
                 "FootstepStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
         .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
-        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports", "FootstepTesting"]),
+        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports", "FootstepStore", "FootstepTesting"]),
         .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
         .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
         .testTarget(

@@ -8,14 +8,14 @@
 # the PDF and HTML report and an evidence bundle; prints where they are.
 #
 # Usage: scripts/demo.sh [BIN_DIR]      (default .build/debug; built if missing)
-# Environment: DEMO_SPEED (default 120), DEMO_MINUTES (of synthetic night, default 60),
+# Environment: DEMO_SPEED (default 30), DEMO_MINUTES (of synthetic night, default 10),
 #              DEMO_SEED (default 7), DEMO_DIR (default: a new temporary directory).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$repo/.build/debug}
-speed=${DEMO_SPEED:-120}
-minutes=${DEMO_MINUTES:-60}
+speed=${DEMO_SPEED:-30}
+minutes=${DEMO_MINUTES:-10}
 seed=${DEMO_SEED:-7}
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -108,7 +108,7 @@ mkdir -p "$work/report"
   --output "$work/report"
 
 step "footstepctl bundle (report, clips, JSON export, SHA-256 manifest)"
-"$ctl" bundle --state-dir "$state" --from=-1d --to "$(date -u -d '+2 days' +%Y-%m-%dT%H:%M:%SZ)" \
+"$ctl" bundle --state-dir "$state" --from=-1h --to "$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)" \
   --report-format pdf,html,csv --output "$work/evidence.zip"
 "$ctl" verify --bundle "$work/evidence.zip"
 

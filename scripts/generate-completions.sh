@@ -8,9 +8,14 @@
 # to contrib/. Writes OUT_DIR/completions/{footstepctl.bash,_footstepctl,footstepctl.fish}
 # and OUT_DIR/man/footstepctl*.1 (one page per command, as git does).
 #
-# Man pages come from swift-argument-parser's `generate-manual` tool, run on
-# footstepctl's `--experimental-dump-help` output. The tool is built from the
-# package's own checkout of swift-argument-parser (no network).
+# Man pages come from swift-argument-parser's `generate-manual` tool, a product
+# of the package's own argument-parser dependency, built into BIN_DIR next to
+# footstepctl (debug: ~25 s the first time, no network). It reads footstepctl's
+# `--experimental-dump-help`. (The `swift package generate-manual` plugin does
+# the same but builds every product of the package in release mode first.)
+#
+# Environment: SWIFT (default swift), BUILD_FLAGS (e.g. --scratch-path .build-x),
+# SOURCE_DATE (the date printed in the pages, default today).
 set -euo pipefail
 bin=${1:-.build/debug}
 out=${2:-contrib}
@@ -23,14 +28,13 @@ mkdir -p "$out/completions" "$out/man"
 "$ctl" --generate-completion-script fish > "$out/completions/footstepctl.fish"
 echo "completions: $out/completions/{footstepctl.bash,_footstepctl,footstepctl.fish}"
 
-# generate-manual lives in the argument parser's checkout next to the build directory.
-scratch=$(cd "$bin/.." && pwd)
-parser="$scratch/checkouts/swift-argument-parser"
-tool="$scratch/generate-manual/release/generate-manual"
+tool="$bin/generate-manual"
 if [ ! -x "$tool" ]; then
-  [ -d "$parser" ] || { echo "generate-completions: $parser not found (run swift package resolve)" >&2; exit 1; }
-  swift build -c release --package-path "$parser" --scratch-path "$scratch/generate-manual" --product generate-manual >&2
+  # shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+  ${SWIFT:-swift} build ${BUILD_FLAGS:-} --product generate-manual >&2
 fi
+rm -f "$out"/man/footstepctl*.1
 "$tool" "$ctl" --multi-page --date "${SOURCE_DATE:-$(date +%Y-%m-%d)}" --section 1 \
   --authors "the footstepd authors" --output-directory "$out/man"
-echo "man pages:   $(ls "$out/man" | wc -l) in $out/man"
+rm -f "$out/man/footstepctl.help.1"  # the implicit `help` subcommand
+echo "man pages:   $(find "$out/man" -name 'footstepctl*.1' | wc -l) in $out/man"

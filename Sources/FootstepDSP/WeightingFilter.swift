@@ -81,8 +81,8 @@ public struct WeightingFilter: Sendable {
 /// four independent recursions. Each output is written as "feed-forward part, minus
 /// a2·y2, minus a1·y1" in plain scalars, so that only one multiply and one subtraction
 /// sit on each recursive path (the two high-passes have the numerator g·(1, −2, 1),
-/// computed with one multiply). Scalars, not SIMD pairs: the compiler's lane shuffles
-/// put extra instructions on the recursive paths and made the loop twice as slow.
+/// computed with one multiply). Scalars, not SIMD pairs: with the sections in SIMD
+/// lanes the compiler's lane shuffles cost more time than the packed arithmetic saved.
 struct ACWeightingCascade: Sendable {
     private let highPass: BiquadCoefficients
     private let aHighPass: BiquadCoefficients
@@ -116,34 +116,31 @@ struct ACWeightingCascade: Sendable {
     ) {
         let hg = highPass.b0, ha1 = highPass.a1, ha2 = highPass.a2
         let pg = aHighPass.b0, pa1 = aHighPass.a1, pa2 = aHighPass.a2
-        // The two low-passes side by side: lane 0 is A's (input p), lane 1 C's (input h).
-        let lb0 = SIMD2(aLowPass.b0, cLowPass.b0), lb1 = SIMD2(aLowPass.b1, cLowPass.b1)
-        let lb2 = SIMD2(aLowPass.b2, cLowPass.b2), la1 = SIMD2(aLowPass.a1, cLowPass.a1)
-        let la2 = SIMD2(aLowPass.a2, cLowPass.a2)
-        var x1 = x1, x2 = x2, h1 = h1, h2 = h2, p1 = p1, p2 = p2
-        var y1 = SIMD2(a1, c1), y2 = SIMD2(a2, c2)
+        let ab0 = aLowPass.b0, ab1 = aLowPass.b1, ab2 = aLowPass.b2, aa1 = aLowPass.a1, aa2 = aLowPass.a2
+        let cb0 = cLowPass.b0, cb1 = cLowPass.b1, cb2 = cLowPass.b2, ca1 = cLowPass.a1, ca2 = cLowPass.a2
+        var x1 = x1, x2 = x2, h1 = h1, h2 = h2, p1 = p1, p2 = p2, c1 = c1, c2 = c2, a1 = a1, a2 = a2
         guard let samples = input.baseAddress else { return }
         for i in 0..<input.count {
             let x = Double(samples[i])
             let h = (hg * ((x + x2) - 2 * x1) - ha2 * h2) - ha1 * h1
             let p = (pg * ((h + h2) - 2 * h1) - pa2 * p2) - pa1 * p1
-            let u = SIMD2(p, h), u1 = SIMD2(p1, h1), u2 = SIMD2(p2, h2)
-            let y = ((lb0 * u + lb1 * u1 + lb2 * u2) - la2 * y2) - la1 * y1
-            let squared = y * y
-            aSquared[i] = squared[0]
-            cSquared[i] = squared[1]
+            let c = ((cb0 * h + cb1 * h1 + cb2 * h2) - ca2 * c2) - ca1 * c1
+            let a = ((ab0 * p + ab1 * p1 + ab2 * p2) - aa2 * a2) - aa1 * a1
+            aSquared[i] = a * a
+            cSquared[i] = c * c
             x2 = x1; x1 = x
             h2 = h1; h1 = h
             p2 = p1; p1 = p
-            y2 = y1; y1 = y
+            c2 = c1; c1 = c
+            a2 = a1; a1 = a
         }
         // Flush values that long silences would leave in the (slow) subnormal range.
         @inline(__always) func flushed(_ v: Double) -> Double { abs(v) < 1e-30 ? 0 : v }
         self.x1 = flushed(x1); self.x2 = flushed(x2)
         self.h1 = flushed(h1); self.h2 = flushed(h2)
         self.p1 = flushed(p1); self.p2 = flushed(p2)
-        self.a1 = flushed(y1[0]); self.a2 = flushed(y2[0])
-        self.c1 = flushed(y1[1]); self.c2 = flushed(y2[1])
+        self.c1 = flushed(c1); self.c2 = flushed(c2)
+        self.a1 = flushed(a1); self.a2 = flushed(a2)
     }
 
     /// Returns the cascade to rest.

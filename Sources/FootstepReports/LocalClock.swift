@@ -58,7 +58,14 @@ struct LocalClock: Sendable {
     /// `yyyy-MM-dd` of a local day number.
     static func dayKey(dayNumber: Int) -> String {
         let (year, month, day) = civil(dayNumber)
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        var text = ""
+        text.reserveCapacity(10)
+        ReportNumber.appendPadded(year, width: 4, to: &text)
+        text += "-"
+        ReportNumber.appendPadded(month, width: 2, to: &text)
+        text += "-"
+        ReportNumber.appendPadded(day, width: 2, to: &text)
+        return text
     }
 
     /// The instant of local midnight starting day `dayNumber`, plus `minutes`.
@@ -83,8 +90,18 @@ struct LocalClock: Sendable {
         var ofDay = milliseconds % 86_400_000
         if ofDay < 0 { ofDay += 86_400_000 }
         let whole = Int(ofDay / 1000)
-        let text = String(format: "%02d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-        return fraction ? text + String(format: ".%03d", Int(ofDay % 1000)) : text
+        var text = ""
+        text.reserveCapacity(12)
+        ReportNumber.appendPadded(whole / 3600, width: 2, to: &text)
+        text += ":"
+        ReportNumber.appendPadded(whole / 60 % 60, width: 2, to: &text)
+        text += ":"
+        ReportNumber.appendPadded(whole % 60, width: 2, to: &text)
+        if fraction {
+            text += "."
+            ReportNumber.appendPadded(ofDay % 1000, width: 3, to: &text)
+        }
+        return text
     }
 
     /// Local `yyyy-MM-dd HH:mm:ss`.
@@ -95,8 +112,8 @@ struct LocalClock: Sendable {
         let offset = offset(date)
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
-        return dayKey(date) + "T" + time(date, fraction: true)
-            + String(format: "%@%02d:%02d", sign, magnitude / 3600, magnitude / 60 % 60)
+        return dayKey(date) + "T" + time(date, fraction: true) + sign + ReportNumber.padded(magnitude / 3600, width: 2) + ":"
+            + ReportNumber.padded(magnitude / 60 % 60, width: 2)
     }
 
     /// Proleptic Gregorian (year, month, day) of a day count since 1970-01-01.

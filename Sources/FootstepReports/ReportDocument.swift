@@ -14,7 +14,8 @@ public struct ReportDocument: Sendable {
     public var events: [ReportEvent]
     /// Every level interval in the scope, oldest first.
     public var levels: [ReportLevelInterval]
-    /// The events the PDF and HTML list (all, or the loudest `maximumListedEvents`), oldest first.
+    /// The events the PDF and HTML list, oldest first: all of them, or when there are more
+    /// than `options.maximumListedEvents`, the loudest that many and every event with notes.
     public var listedEvents: [ReportEvent]
     /// The loudest events, loudest first, with their audio when it could be read.
     public var loudest: [LoudestEvent]
@@ -41,20 +42,40 @@ public struct ReportDocument: Sendable {
         self.levels = levelsInScope
         statistics = EvidenceStatistics(events: inScope, levels: levelsInScope, bouts: bouts, scope: scope)
         rules = RuleCheck.checks(ReportRule.standard + options.rules, events: inScope, levels: levelsInScope, scope: scope)
-        let byLoudness = inScope.sorted { $0.laMax != $1.laMax ? $0.laMax > $1.laMax : $0.timestamp < $1.timestamp }
+        // Indices, not the events, are sorted: an event is a large value and a month has 100,000.
+        let byLoudness = inScope.indices.sorted {
+            inScope[$0].laMax != inScope[$1].laMax ? inScope[$0].laMax > inScope[$1].laMax : $0 < $1
+        }
         if inScope.count > options.maximumListedEvents {
-            listedEvents = byLoudness.prefix(options.maximumListedEvents).sorted { $0.timestamp < $1.timestamp }
+            var listed = Set(byLoudness.prefix(options.maximumListedEvents))
+            for index in inScope.indices where !inScope[index].notes.isEmpty { listed.insert(index) }
+            listedEvents = listed.sorted().map { inScope[$0] }
         } else {
             listedEvents = inScope
         }
-        loudest = byLoudness.prefix(options.loudestCount).map { event in
+        loudest = byLoudness.prefix(options.loudestCount).map { index in
+            let event = inScope[index]
             let clip = audio(event)
             return LoudestEvent(event: event, audio: clip, thumbnail: clip.map { AudioThumbnail($0) })
         }
     }
 
-    /// Whether the PDF/HTML list is cut to the loudest events.
+    /// Whether the PDF/HTML list leaves events out (the CSV and JSON have them all).
     public var listIsTruncated: Bool { listedEvents.count < events.count }
+
+    /// The heading of the event list.
+    public var listHeading: String {
+        guard listIsTruncated else { return "All events" }
+        return "The \(options.maximumListedEvents) loudest events and every event with notes, in time order"
+    }
+
+    /// What the event list leaves out, when it does.
+    public var listNote: String? {
+        guard listIsTruncated else { return nil }
+        let noted = events.lazy.filter { !$0.notes.isEmpty }.count
+        return "The period has \(events.count) events; this list shows the \(options.maximumListedEvents) loudest and all "
+            + "\(noted) with notes (\(listedEvents.count) rows). The CSV and JSON reports list every event."
+    }
 
     /// The level intervals and events of one night, for its timeline chart.
     public func timeline(of night: EvidenceStatistics.Night) -> (levels: ArraySlice<ReportLevelInterval>, events: ArraySlice<ReportEvent>) {
@@ -103,5 +124,5 @@ public struct ReportDocument: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    func level(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "–" }
+    func level(_ value: Double?) -> String { value.map { ReportNumber.fixed($0, 1) } ?? "–" }
 }

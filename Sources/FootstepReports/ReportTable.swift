@@ -19,6 +19,10 @@ struct ReportTable {
     var rows: [[String]]
     /// Rows to highlight (e.g. nights with rule exceedances).
     var highlighted: Set<Int> = []
+    /// The column whose cells become links in the HTML (the event list's clip column).
+    var linkColumn: Int?
+    /// Link targets by row, for `linkColumn`.
+    var links: [Int: String] = [:]
 }
 
 extension ReportDocument {
@@ -111,20 +115,20 @@ extension ReportDocument {
         return table
     }
 
-    /// The event list (time, kind/type, levels, notes).
+    /// The event list (time, kind/type, levels, notes, clip file name).
     var eventTable: ReportTable {
         let clock = clock
         var table = ReportTable(
             columns: [
                 .init("#", 0.6), .init("Date", 1.1, numeric: false), .init("Time", 1.1, numeric: false),
                 .init("Kind / type", 1.4, numeric: false), .init("Conf.", 0.6), .init("LAFmax", 0.8), .init("LCFmax", 0.8),
-                .init("Notes", 3, numeric: false),
-            ], rows: [])
+                .init("Notes", 2.6, numeric: false), .init("Clip", 1.5, numeric: false),
+            ], rows: [], linkColumn: 8)
         table.rows = listedEvents.map { event in
             [
                 event.id.map(String.init) ?? "", clock.dayKey(event.timestamp), clock.time(event.timestamp, fraction: true),
-                event.kind == .footstep ? event.type.rawValue : "other", String(format: "%.2f", event.confidence),
-                level(event.laMax), level(event.lcMax), event.notes,
+                event.kind == .footstep ? event.type.rawValue : "other", ReportNumber.fixed(event.confidence, 2),
+                level(event.laMax), level(event.lcMax), event.notes, event.clip.map { ($0.path as NSString).lastPathComponent } ?? "",
             ]
         }
         return table

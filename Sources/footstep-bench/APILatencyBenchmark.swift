@@ -17,12 +17,7 @@ import Logging
 /// Aims (issue 5): status ≤ 5 ms and one-day events ≤ 20 ms at p99, live p95 ≤ 500 ms.
 enum APILatencyBenchmark {
     static func run(arguments: [String]) async throws {
-        var options = [String: String]()
-        var index = 0
-        while index + 1 < arguments.count {
-            options[arguments[index]] = arguments[index + 1]
-            index += 2
-        }
+        let options = try parseOptions(arguments)
         let directory = options["--data"] ?? "bench-data/api"
         let eventCount = Int(options["--events"] ?? "") ?? 1_000_000
         let requests = Int(options["--requests"] ?? "") ?? 2000
@@ -50,7 +45,7 @@ enum APILatencyBenchmark {
             guard ContinuousClock.now < deadline else { throw ProbeError("the daemon did not start") }
             try await Task.sleep(for: .milliseconds(20))
         }
-        print("control socket latency: real daemon, demo source in real time, \(eventCount) events in the store")
+        say("control socket latency: real daemon, demo source in real time, \(eventCount) events in the store")
 
         let day = cached.firstDay
         let dayQuery = "/v1/events?from=\(APIJSON.formatDate(day))&to=\(APIJSON.formatDate(day.addingTimeInterval(86_400)))"
@@ -62,23 +57,33 @@ enum APILatencyBenchmark {
         ]
         for (name, path, count) in targets {
             let timings = try await onThread { try measure(socket: socket, path: path, count: count) }
-            print("  " + name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(
+            say("  " + name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(
                 format: " p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d bytes)", timings.p50 * 1000, timings.p99 * 1000,
                 count, timings.bytes))
         }
 
         let delays = try await onThread { try liveDelays(socket: socket, seconds: liveSeconds) }
         if delays.isEmpty {
-            print("  impact → /v1/events/live: no events in \(Int(liveSeconds)) s")
+            say("  impact → /v1/events/live: no events in \(Int(liveSeconds)) s")
         } else {
             let sorted = delays.sorted()
-            print(String(
+            say(String(
                 format: "  impact → /v1/events/live          p50 %6.0f ms  p95 %6.0f ms  max %6.0f ms  (%d events)",
                 percentile(sorted, 0.5) * 1000, percentile(sorted, 0.95) * 1000, sorted.last! * 1000, sorted.count))
         }
-        print("  capture overruns during the run: \(daemon.status.droppedPeriods)")
+        say("  capture overruns during the run: \(daemon.status.droppedPeriods)")
         await group.triggerGracefulShutdown()
         _ = try? await running.value
+    }
+
+    /// `--name value` pairs.
+    static func parseOptions(_ arguments: [String]) throws -> [String: String] {
+        guard arguments.count % 2 == 0, stride(from: 0, to: arguments.count, by: 2).allSatisfy({ arguments[$0].hasPrefix("--") })
+        else {
+            throw ProbeError("usage: footstep-bench api [--data DIR] [--events N] [--requests N] [--live-seconds S]")
+        }
+        return Dictionary(
+            stride(from: 0, to: arguments.count, by: 2).map { (arguments[$0], arguments[$0 + 1]) }, uniquingKeysWith: { $1 })
     }
 
     /// Latency of `count` sequential GETs on one keep-alive connection (after 20 warm-ups).
@@ -135,13 +140,13 @@ enum APILatencyBenchmark {
         if FileManager.default.fileExists(atPath: path) { return (path, firstDay) }
         let partial = path + ".partial"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
-        print("generating \(events) events into \(path) (once)…")
+        say("generating \(events) events into \(path) (once)…")
         let began = ContinuousClock.now
         try generate(events: events, start: start, path: partial)
         // The pool is closed: SQLite has checkpointed and removed the WAL.
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
         try FileManager.default.moveItem(atPath: partial, toPath: path)
-        print(String(format: "  generated in %.1f s", seconds(ContinuousClock.now - began)))
+        say(String(format: "  generated in %.1f s", seconds(ContinuousClock.now - began)))
         return (path, firstDay)
     }
 
@@ -175,6 +180,12 @@ enum APILatencyBenchmark {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
+    }
+
+    /// Prints a line at once (stdout may be a pipe to `make bench`).
+    static func say(_ line: String) {
+        print(line)
+        fflush(nil)
     }
 
     static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepCore
 import FootstepStore
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepCore
 
 @main
 struct FootstepCtl: AsyncParsableCommand {
@@ -26,8 +27,4 @@ struct FootstepCtl: AsyncParsableCommand {
 
     /// `footstepctl --socket PATH status` as well as `footstepctl status --socket PATH`.
     @OptionGroup(title: "Connection", visibility: .hidden) var connection: ConnectionOptions
-}
-
-enum FootstepVersion {
-    static let current = "0.1.0"
 }

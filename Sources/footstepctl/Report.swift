@@ -14,7 +14,7 @@ extension FootstepCtl {
                 printable PDF (title page, the nights at a glance, rule checks, charts, a level \
                 timeline per night, the loudest events with waveform and spectrogram, the event \
                 list), a self-contained HTML file with the same content and the loudest clips \
-                playable, a CSV with one row per event and a JSON document of every figure. \
+                playable (the clips of all listed events are copied into DIR/clips and linked), a CSV with one row per event and a JSON document of every figure. \
                 Prints the paths written.
 
                 Periods: last-night (the latest quiet-hours window that has ended), yesterday, \
@@ -70,7 +70,7 @@ extension FootstepCtl {
         @Option(name: .customLong("rule"), help: ArgumentHelp(ReportRuleArgument.help))
         var rules: [ReportRuleArgument] = []
 
-        @Option(help: "Most events listed in the PDF and HTML (the loudest; CSV and JSON list all).")
+        @Option(help: "Most events listed in the PDF and HTML: the loudest that many, plus every event with notes (CSV and JSON list all).")
         var maxListed: Int = 1500
 
         @Flag(help: "Print the files written (and timings) as JSON.")
@@ -108,15 +108,19 @@ extension FootstepCtl {
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
                 audio: ReportClipReader.audio(for:))
             let built = Date()
-            let files = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
+            let (files, clips) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
+            for failure in clips.failures {
+                FileHandle.standardError.write(Data("footstepctl report: clip \(failure.path) not copied: \(failure.reason)\n".utf8))
+            }
             if json {
                 let output = ReportRunSummary(
-                    files: files, events: document.events.count, footsteps: document.statistics.footsteps,
-                    nights: document.statistics.nights.count, period: input.scope,
+                    files: files, clipsCopied: clips.links.count, events: document.events.count,
+                    footsteps: document.statistics.footsteps, nights: document.statistics.nights.count, period: input.scope,
                     seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded)])
                 print(output.json)
             } else {
                 for file in files { print(file.path) }
+                if !clips.links.isEmpty { print("\(clips.links.count) clips copied to \(output)/\(ReportClipFolder.folderName)") }
                 print(document.headline)
             }
         }

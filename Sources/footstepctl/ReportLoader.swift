@@ -31,22 +31,22 @@ struct ReportLoader {
         }
     }
 
-    /// Every event with its onset in `[from, to)`, oldest first (paged through the store).
+    /// Every event with its onset in `[from, to)`, oldest first (one read-optimised query).
     func events(from: Date, to: Date, session: Int64?) throws(StoreError) -> [ReportEvent] {
-        var filter = EventFilter(sessionId: session, from: from, to: to, limit: EventFilter.maximumLimit)
         var result: [ReportEvent] = []
-        while true {
-            let page = try database.events(filter)
-            result += page.items.map(Self.reportEvent)
-            guard let next = page.nextCursor else { return result }
-            filter.after = next
+        try database.forEachReportEvent(from: from, to: to, session: session) { row in
+            result.append(ReportEvent(
+                id: row.id, sessionId: row.sessionId, timestamp: row.timestamp, duration: row.duration, kind: row.kind,
+                type: row.type, confidence: row.confidence, intensity: row.intensity, laMax: row.laMax, lcMax: row.lcMax,
+                sel: row.sel, notes: row.notes, clip: row.clipPath.map { ReportClipFile(path: $0, sha256: row.clipSha256) }))
         }
+        return result
     }
 
-    /// Every level minute starting in `[from, to)`.
+    /// Every level minute starting in `[from, to)`, oldest first.
     func levels(from: Date, to: Date, session: Int64?) throws(StoreError) -> [ReportLevelInterval] {
-        try database.levels(from: from, to: to, session: session).items.map {
-            ReportLevelInterval(start: $0.startedAt, seconds: $0.seconds, laeq: $0.laeq, lceq: $0.lceq, lafMax: $0.lafMax, la90: $0.la90)
+        try database.reportLevels(from: from, to: to, session: session).map {
+            ReportLevelInterval(start: $0.start, seconds: $0.seconds, laeq: $0.laeq, lceq: $0.lceq, lafMax: $0.lafMax, la90: $0.la90)
         }
     }
 
@@ -55,13 +55,5 @@ struct ReportLoader {
         try database.bouts(from: from, to: to, session: session).items.map {
             ReportBout(start: $0.startedAt, end: $0.endedAt, steps: $0.steps, cadence: $0.cadence, dominantType: $0.dominantType, kind: $0.kind.rawValue)
         }
-    }
-
-    static func reportEvent(_ record: EventRecord) -> ReportEvent {
-        ReportEvent(
-            id: record.id, sessionId: record.sessionId, timestamp: record.timestamp, duration: record.duration,
-            kind: record.kind, type: record.type, confidence: record.confidence, intensity: record.intensity,
-            laMax: record.laMax, lcMax: record.lcMax, sel: record.sel, notes: record.notes,
-            clip: record.clipPath.map { ReportClipFile(path: $0, sha256: record.clipSha256) })
     }
 }

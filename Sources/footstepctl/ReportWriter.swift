@@ -14,11 +14,16 @@ struct ReportWriter {
     let directory: String
     let baseName: String
 
-    func write(_ formats: [ReportFormat]) throws -> [File] {
+    /// Writes each format; with HTML, first copies the listed events' clips into `directory/clips/`.
+    func write(_ formats: [ReportFormat]) throws -> (files: [File], clips: ReportClipFolder) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw ReportCommandError.cannotCreateDirectory(directory, error.localizedDescription)
+        }
+        var clips = ReportClipFolder()
+        if formats.contains(.html) {
+            clips = try ReportClipFolder.copy(clipsOf: document.listedEvents + document.loudest.map(\.event), into: directory)
         }
         var files: [File] = []
         for format in formats {
@@ -26,20 +31,22 @@ struct ReportWriter {
             let start = Date()
             switch format {
             case .pdf: try PDFReport(document: document).write(to: path)
-            case .html: try HTMLReport(document: document).write(to: path)
+            case .html: try HTMLReport(document: document, clipLinks: clips.links).write(to: path)
             case .csv: try CSVReport(document: document).write(to: path)
             case .json: try JSONReport(document: document).write(to: path)
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             files.append(File(format: format.rawValue, path: path, seconds: Date().timeIntervalSince(start), bytes: bytes))
         }
-        return files
+        return (files, clips)
     }
 }
 
 /// `footstepctl report --json` output.
 struct ReportRunSummary: Encodable {
     var files: [ReportWriter.File]
+    /// Clips copied into DIR/clips for the HTML's links.
+    var clipsCopied: Int
     var events: Int
     var footsteps: Int
     var nights: Int
@@ -47,8 +54,12 @@ struct ReportRunSummary: Encodable {
     var to: String
     var seconds: [String: Double]
 
-    init(files: [ReportWriter.File], events: Int, footsteps: Int, nights: Int, period: ReportScope, seconds: [String: Double]) {
+    init(
+        files: [ReportWriter.File], clipsCopied: Int, events: Int, footsteps: Int, nights: Int, period: ReportScope,
+        seconds: [String: Double]
+    ) {
         self.files = files
+        self.clipsCopied = clipsCopied
         self.events = events
         self.footsteps = footsteps
         self.nights = nights

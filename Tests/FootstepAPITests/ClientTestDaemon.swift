@@ -74,6 +74,19 @@ final class ClientTestDaemon: Sendable {
         }
     }
 
+    /// The first stored event once its audio clip has been saved (clips are cut
+    /// `recording.clip_after` seconds of audio after the onset).
+    func firstEventWithClip(timeout: Double = 20) async throws -> EventRecord {
+        let database = try database()
+        var found: EventRecord?
+        _ = await APITestDaemon.waitUntil(timeout) {
+            found = try? database.events(EventFilter(limit: 1)).items.first.flatMap { $0.clipPath == nil ? nil : $0 }
+            return found != nil
+        }
+        guard let found else { throw DaemonError("no event with a saved clip after \(timeout) s") }
+        return found
+    }
+
     /// Shuts the daemon down and waits for it.
     func stop() async {
         await group.triggerGracefulShutdown()

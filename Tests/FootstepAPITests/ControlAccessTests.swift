@@ -39,12 +39,12 @@ struct ControlAccessTests {
         #expect(stat(daemon.socketPath, &info) == 0)
         #expect(info.st_gid == 65534)
 
-        let status = try daemon.curl("GET", "/v1/status", asNobody: true)
+        let status = try await daemon.curl("GET", "/v1/status", asNobody: true)
         #expect(status.status == 200)
-        #expect(try daemon.curl("GET", "/v1/events?limit=5", asNobody: true).status == 200)
+        #expect(try await daemon.curl("GET", "/v1/events?limit=5", asNobody: true).status == 200)
 
         // Freeze the data: stop (as root), then compare before and after.
-        #expect(try daemon.curl("POST", "/v1/recording/stop").status == 200)
+        #expect(try await daemon.curl("POST", "/v1/recording/stop").status == 200)
         let session = try #require(try daemon.database.sessions().last)
         let sessionId = session.session.id!
         let events = try daemon.database.events(EventFilter(limit: 10_000)).items
@@ -53,7 +53,7 @@ struct ControlAccessTests {
         let state = daemon.daemon.status.state
 
         for (method, path, body) in Self.stateChangingRoutes(session: sessionId, event: event.id!) {
-            let response = try daemon.curl(method, path, body: body, asNobody: true)
+            let response = try await daemon.curl(method, path, body: body, asNobody: true)
             #expect(response.status == 403, "\(method) \(path)")
             let detail = try response.decode(ErrorResponse.self).error
             #expect(detail.code == "forbidden")
@@ -67,7 +67,7 @@ struct ControlAccessTests {
         #expect(FileManager.default.fileExists(atPath: try daemon.database.audioFiles(session: sessionId)[0].path))
 
         // Root may do the same.
-        #expect(try daemon.curl("PATCH", "/v1/events/\(event.id!)", body: #"{"notes":"ok"}"#).status == 200)
+        #expect(try await daemon.curl("PATCH", "/v1/events/\(event.id!)", body: #"{"notes":"ok"}"#).status == 200)
         try await daemon.stop()
     }
 
@@ -78,11 +78,11 @@ struct ControlAccessTests {
         // Let every local user connect: the credentials still decide.
         chmod(daemon.socketPath, 0o666)
         for path in ["/v1/status", "/v1/events", "/v1/sessions", "/metrics", "/v1/config"] {
-            let response = try daemon.curl("GET", path, asNobody: true)
+            let response = try await daemon.curl("GET", path, asNobody: true)
             #expect(response.status == 403, "\(path)")
             #expect(try response.decode(ErrorResponse.self).error.message.contains("'users'"))
         }
-        #expect(try daemon.curl("GET", "/v1/status").status == 200)
+        #expect(try await daemon.curl("GET", "/v1/status").status == 200)
         try await daemon.stop()
     }
 
@@ -93,7 +93,7 @@ struct ControlAccessTests {
         })
         Self.openDirectories(daemon)
         try await daemon.start()
-        let response = try daemon.curl("POST", "/v1/recording/pause", asNobody: true)
+        let response = try await daemon.curl("POST", "/v1/recording/pause", asNobody: true)
         #expect(response.status == 200)
         #expect(daemon.daemon.status.state == .paused)
         try await daemon.stop()

@@ -77,7 +77,8 @@ struct ControlClientTests {
         let error = await #expect(throws: ControlClientError.self) {
             try await ControlClient(socketPath: path, timeout: 5).status()
         }
-        #expect(error?.description.contains("missing key 'version'") == true)
+        let description = error?.description ?? ""
+        #expect(description.hasPrefix("malformed response from footstepd: expected StatusResponse: missing key '"), "\(description)")
     }
 
     @Test func requestTargetsAreEncoded() {
@@ -123,6 +124,11 @@ struct ControlClientTests {
             #expect(configuration.socket.path == daemon.socketPath)
             #expect(configuration.stateDirectory == daemon.statePath)
 
+            let levels = try await client.levels(.init(session: stored.session.id))
+            #expect(levels.items.allSatisfy { $0.sessionId == stored.session.id })
+            let bouts = try await client.bouts(.init(session: stored.session.id))
+            #expect(bouts.items.allSatisfy { $0.sessionId == stored.session.id && $0.steps > 0 })
+
             let metrics = try await client.metrics()
             #expect(metrics.contains("# TYPE"))
         }
@@ -149,7 +155,7 @@ struct ControlClientTests {
             #expect(renamed.title == "flat 3, bedroom")
             #expect(try database.session(session.id!)?.session.title == "flat 3, bedroom")
 
-            let event = try #require(try database.events(EventFilter(limit: 1)).items.first)
+            let event = try await daemon.firstEventWithClip()
             let noted = try await client.updateEvent(event.id!, notes: "woke me up")
             #expect(noted.notes == "woke me up")
             #expect(try database.event(event.id!)?.notes == "woke me up")

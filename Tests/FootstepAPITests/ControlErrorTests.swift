@@ -19,14 +19,14 @@ struct ControlErrorTests {
         let sessionId = try #require(daemon.daemon.status.sessionId)
 
         // Unknown route and wrong method.
-        let unknown = try daemon.curl("GET", "/v1/nothing")
+        let unknown = try await daemon.curl("GET", "/v1/nothing")
         #expect(unknown.status == 404)
         #expect(try Self.error(unknown).code == "not_found")
-        let wrongMethod = try daemon.curl("DELETE", "/v1/status", extra: ["-D", "-"])
+        let wrongMethod = try await daemon.curl("DELETE", "/v1/status", extra: ["-D", "-"])
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.text.contains("GET"))
-        #expect(try daemon.curl("PUT", "/v1/sessions/1").status == 405)
-        #expect(try daemon.curl("GET", "/v1/recording/start").status == 405)
+        #expect(try await daemon.curl("PUT", "/v1/sessions/1").status == 405)
+        #expect(try await daemon.curl("GET", "/v1/recording/start").status == 405)
 
         // Bad query values name the parameter.
         for (query, parameter) in [
@@ -35,48 +35,48 @@ struct ControlErrorTests {
             ("cursor=zzz", "cursor"), ("session=-1", "session"), ("colour=red", "colour"),
             ("from=2025-01-02T00:00:00Z&to=2025-01-01T00:00:00Z", "to"),
         ] {
-            let response = try daemon.curl("GET", "/v1/events?\(query)")
+            let response = try await daemon.curl("GET", "/v1/events?\(query)")
             #expect(response.status == 400, "\(query)")
             let detail = try Self.error(response)
             #expect(detail.code == "bad_parameter")
             #expect(detail.message.contains("'\(parameter)'"), "\(query): \(detail.message)")
         }
-        #expect(try daemon.curl("GET", "/v1/levels?to=soon").status == 400)
-        #expect(try daemon.curl("GET", "/v1/bouts?limit=-3").status == 400)
-        #expect(try daemon.curl("GET", "/v1/events/abc").status == 400)
+        #expect(try await daemon.curl("GET", "/v1/levels?to=soon").status == 400)
+        #expect(try await daemon.curl("GET", "/v1/bouts?limit=-3").status == 400)
+        #expect(try await daemon.curl("GET", "/v1/events/abc").status == 400)
 
         // Missing resources.
-        #expect(try daemon.curl("GET", "/v1/sessions/999999").status == 404)
-        #expect(try daemon.curl("GET", "/v1/events/999999").status == 404)
-        #expect(try daemon.curl("GET", "/v1/events/999999/clip").status == 404)
-        #expect(try daemon.curl("PATCH", "/v1/events/999999", body: #"{"notes":"x"}"#).status == 404)
-        #expect(try daemon.curl("DELETE", "/v1/sessions/999999").status == 404)
+        #expect(try await daemon.curl("GET", "/v1/sessions/999999").status == 404)
+        #expect(try await daemon.curl("GET", "/v1/events/999999").status == 404)
+        #expect(try await daemon.curl("GET", "/v1/events/999999/clip").status == 404)
+        #expect(try await daemon.curl("PATCH", "/v1/events/999999", body: #"{"notes":"x"}"#).status == 404)
+        #expect(try await daemon.curl("DELETE", "/v1/sessions/999999").status == 404)
 
         // Bodies: not JSON, wrong shape, too large, control characters.
-        let notJSON = try daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: "{title")
+        let notJSON = try await daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: "{title")
         #expect(notJSON.status == 400)
         #expect(try Self.error(notJSON).code == "bad_body")
-        #expect(try daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: "{}").status == 400)
-        #expect(try daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: #"{"title":5}"#).status == 400)
-        let missing = try daemon.curl("PATCH", "/v1/events/1", body: #"{"note":"typo"}"#)
+        #expect(try await daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: "{}").status == 400)
+        #expect(try await daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: #"{"title":5}"#).status == 400)
+        let missing = try await daemon.curl("PATCH", "/v1/events/1", body: #"{"note":"typo"}"#)
         #expect(missing.status == 400)
         #expect(try Self.error(missing).message.contains("notes"))
         let huge = "{\"notes\":\"" + String(repeating: "a", count: 200_000) + "\"}"
-        let tooLarge = try daemon.curl("PATCH", "/v1/events/1", body: huge)
+        let tooLarge = try await daemon.curl("PATCH", "/v1/events/1", body: huge)
         #expect(tooLarge.status == 413)
         #expect(try Self.error(tooLarge).code == "body_too_large")
-        #expect(try daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: #"{"title":"a\u0007b"}"#).status == 400)
-        #expect(try daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":"loud","method":"x"}"#).status == 400)
-        #expect(try daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":500,"method":"x"}"#).status == 400)
-        #expect(try daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":90,"method":" "}"#).status == 400)
+        #expect(try await daemon.curl("PATCH", "/v1/sessions/\(sessionId)", body: #"{"title":"a\u0007b"}"#).status == 400)
+        #expect(try await daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":"loud","method":"x"}"#).status == 400)
+        #expect(try await daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":500,"method":"x"}"#).status == 400)
+        #expect(try await daemon.curl("POST", "/v1/calibration", body: #"{"offset_db":90,"method":" "}"#).status == 400)
 
         // Reload without a configuration file.
-        let reload = try daemon.curl("POST", "/v1/config/reload")
+        let reload = try await daemon.curl("POST", "/v1/config/reload")
         #expect(reload.status == 409)
         #expect(try Self.error(reload).message.contains("no --config"))
 
         // The daemon still serves.
-        #expect(try daemon.curl("GET", "/v1/status").status == 200)
+        #expect(try await daemon.curl("GET", "/v1/status").status == 200)
         try await daemon.stop()
     }
 
@@ -87,12 +87,12 @@ struct ControlErrorTests {
         let daemon = try APITestDaemon(configurationPath: path)
         try await daemon.start()
 
-        let good = try daemon.curl("POST", "/v1/config/reload")
+        let good = try await daemon.curl("POST", "/v1/config/reload")
         #expect(good.status == 200)
         #expect(daemon.daemon.configuration.detection.threshold == 1.5)
 
         try "[detection]\nthreshold = \"high\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let bad = try daemon.curl("POST", "/v1/config/reload")
+        let bad = try await daemon.curl("POST", "/v1/config/reload")
         #expect(bad.status == 422)
         let detail = try Self.error(bad)
         #expect(detail.code == "invalid_configuration")
@@ -106,12 +106,13 @@ struct ControlErrorTests {
         try await daemon.start()
         try await daemon.waitForEvents(1)
         let sessionId = try #require(daemon.daemon.status.sessionId)
-        _ = try daemon.curl("POST", "/v1/recording/stop")
+        _ = try await daemon.curl("POST", "/v1/recording/stop")
         let event = try #require(try daemon.database.events(EventFilter(sessionId: sessionId)).items.first)
+        #expect(event.clipPath != nil)
         for path in try daemon.database.audioFiles(session: sessionId).map(\.path) + [event.clipPath].compactMap({ $0 }) {
             try FileManager.default.removeItem(atPath: path)
         }
-        let response = try daemon.curl("GET", "/v1/events/\(event.id!)/clip")
+        let response = try await daemon.curl("GET", "/v1/events/\(event.id!)/clip")
         #expect(response.status == 404)
         #expect(try Self.error(response).code == "clip_unavailable")
         try await daemon.stop()
@@ -134,14 +135,14 @@ struct ControlErrorTests {
 
         let daemon = try APITestDaemon(server: { $0.socketPath = path })
         try await daemon.start()
-        #expect(try Curl.request("GET", "/v1/status", socket: path).status == 200)
+        #expect(try await Curl.request("GET", "/v1/status", socket: path).status == 200)
 
         let second = ControlServer(
             configuration: ControlServerConfiguration(socketPath: path),
             backend: DaemonControlBackend(daemon: daemon.daemon, logger: APITestDaemon.quietLogger),
             logger: APITestDaemon.quietLogger)
         await #expect(throws: ControlServerError.alreadyRunning(path: path)) { try await second.run() }
-        #expect(try Curl.request("GET", "/v1/status", socket: path).status == 200)
+        #expect(try await Curl.request("GET", "/v1/status", socket: path).status == 200)
         try await daemon.stop()
         #expect(!FileManager.default.fileExists(atPath: path))
     }

@@ -50,6 +50,26 @@ struct FootstepctlCommandTests {
         #expect(run.stdout.contains("FOOTSTEPD_SOCKET"))
     }
 
+    @Test func configCheckUsesTheDaemonsLoader() throws {
+        let directory = try TemporaryDirectory(prefix: "fsctl")
+        let bad = directory.appending("bad.toml")
+        try "[detection]\nthreshold = \"high\"\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let invalid = try Self.ctl(["config", "check", bad], socket: nil)
+        #expect(invalid.status == 78)
+        #expect(invalid.stderr.contains("detection.threshold"))
+        #expect(invalid.stderr.split(separator: "\n").count == 1)
+
+        let good = directory.appending("good.toml")
+        try "[detection]\nthreshold = 1.5\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let valid = try Self.ctl(["config", "check", good, "--print"], socket: nil)
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout.hasPrefix("\(good): valid\n"))
+        #expect(valid.stdout.contains("threshold = 1.5"))
+
+        let missing = try Self.ctl(["config", "check", directory.appending("none.toml")], socket: nil)
+        #expect(missing.status == 66)
+    }
+
     // MARK: - Against a real daemon
 
     @Test func statusSessionsAndEventsMatchTheStore() async throws {
@@ -103,7 +123,7 @@ struct FootstepctlCommandTests {
             let socket = daemon.socketPath
             let database = try daemon.database()
             let session = try #require(try database.sessions().last?.session)
-            let event = try #require(try database.events(EventFilter(limit: 1)).items.first)
+            let event = try await daemon.firstEventWithClip()
 
             let renamed = try Self.ctl(["sessions", "rename", "\(session.id!)", "upstairs, night 1"], socket: socket)
             #expect(renamed.status == 0, "\(renamed.stderr)")
@@ -168,7 +188,17 @@ struct FootstepctlCommandTests {
             let stopped = try Self.decode(ActionResponse.self, try Self.ctl(["stop", "--json"], socket: socket))
             #expect(stopped.action == "stop")
             let database = try daemon.database()
-            #expect(try database.sessions().last?.session.status == .completed)
+            let session = try #require(try database.sessions().last?.session)
+            #expect(session.status == .completed)
+
+            // Deleting evidence asks first; without a terminal it needs --yes.
+            let unconfirmed = try Self.ctl(["sessions", "delete", "\(session.id!)"], socket: socket)
+            #expect(unconfirmed.status == 64)
+            #expect(try database.session(session.id!) != nil)
+            let deleted = try Self.decode(
+                SessionDeletionResponse.self, try Self.ctl(["sessions", "delete", "\(session.id!)", "--yes", "--json"], socket: socket))
+            #expect(deleted.sessionId == session.id)
+            #expect(try database.session(session.id!) == nil)
 
             let configuration = try Self.decode(ConfigurationResponse.self, try Self.ctl(["config", "show", "--json"], socket: socket))
             #expect(configuration.detection.threshold == 1.5)
@@ -199,7 +229,7 @@ struct FootstepctlCommandTests {
             let calibration = try #require(try daemon.database().latestCalibration())
             #expect(calibration.id == stored.id)
             #expect(abs(calibration.offsetDB - stored.offsetDB) < 1e-9)
-            // A 1 kHz sine at 0.1 of full scale reads about −23 dB(A) uncalibrated.
+            // A 1 kHz sine at 0.1 of full scale reads −20 dB(A) uncalibrated, so 94 after calibration.
             let reading = try APIJSON.decoder.decode(
                 LiveLevelReading.self, from: Data(try Self.ctl(["level", "--once", "--json"], socket: daemon.socketPath).stdout.utf8))
             #expect(reading.calibrated)

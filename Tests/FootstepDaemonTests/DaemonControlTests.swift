@@ -8,15 +8,6 @@ import Testing
 
 @Suite("Daemon control: device loss, pause/resume, reload")
 struct DaemonControlTests {
-    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     @Test(.enabled(if: PulseNullSink.isAvailable, "pulseaudio is not installed"))
     func deviceLossIsRetriedRecordedAsAGapAndCaptureResumes() async throws {
         let pulse = try PulseNullSink()
@@ -26,20 +17,20 @@ struct DaemonControlTests {
         let tree = try ALSAConfigurationTree(text: pulse.configurationText)
         let (group, daemon) = DaemonApplication.build(
             configuration: DaemonConfiguration(), source: .alsa(device: pulse.pcmName, tree: tree),
-            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false)
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
 
-        #expect(await Self.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 8000 })
+        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 8000 })
         pulse.stop()
-        #expect(await Self.waitUntil(7) { daemon.status.state == .deviceLost })
+        #expect(await DaemonTestSupport.waitUntil(7) { daemon.status.state == .deviceLost })
         try await Task.sleep(for: .seconds(1))
         try pulse.start()
         let back = ContinuousClock.now
-        let resumed = await Self.waitUntil(10) { daemon.status.state == .recording }
+        let resumed = await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording }
         #expect(resumed)
         #expect(ContinuousClock.now - back < .seconds(5))
         let framesAtResume = daemon.status.capturedFrames
-        #expect(await Self.waitUntil(5) { daemon.status.capturedFrames > framesAtResume + 8000 })
+        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > framesAtResume + 8000 })
         await group.triggerGracefulShutdown()
         try await running.value
 
@@ -67,16 +58,16 @@ struct DaemonControlTests {
         let (group, daemon) = DaemonApplication.build(
             configuration: DaemonConfiguration(), source: .demo(scenario: "walking:duration=6"),
             options: DaemonOptions(stateDirectory: state, speed: 2), logger: DaemonTestSupport.quietLogger,
-            handleSignals: false)
+            handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await Self.waitUntil(5) { daemon.status.capturedFrames > 8000 })
+        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > 8000 })
         daemon.pause()
-        #expect(await Self.waitUntil(2) { daemon.status.state == .paused })
+        #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .paused })
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         #expect(try database.sessions().first?.session.status == .paused)
         try await Task.sleep(for: .milliseconds(500))
         daemon.resume()
-        #expect(await Self.waitUntil(2) { daemon.status.state == .recording })
+        #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .recording })
         try await running.value
         let session = try #require(try database.sessions().first?.session)
         #expect(session.status == .completed)

@@ -58,7 +58,7 @@ struct DaemonScheduleTests {
         #expect(session.status == .completed)
         // About one schedule minute = one real second of audio.
         let seconds = session.endedAt!.timeIntervalSince(session.startedAt)
-        #expect(seconds > 0.5 && seconds < 1.8, "\(seconds) s")
+        #expect(seconds > 0.4 && seconds < 1.8, "\(seconds) s")
     }
 
     @Test func anAlwaysScheduleRecordsAtOnce() async throws {
@@ -110,7 +110,11 @@ struct DaemonScheduleTests {
         }
         let drifts = messages.entries.filter { $0.message.contains("re-anchored to the wall clock at file roll") }
         #expect(drifts.count == files.count - 1)
-        #expect(drifts.allSatisfy { Int($0.metadata["footstep.clock_drift_ms"] ?? "0")! < -200 })
+        // The device runs ahead of the wall clock: the drift is negative at every roll and
+        // settles near one roll interval (1 s of audio arrives in 0.5 s).
+        let values = drifts.map { Int($0.metadata["footstep.clock_drift_ms"] ?? "0")! }
+        #expect(values.allSatisfy { $0 < 0 }, "\(values)")
+        #expect((values.last ?? 0) < -600, "\(values)")
     }
 }
 

@@ -32,7 +32,7 @@ extension SystemdNotifierTests {
         let (group, daemon) = DaemonApplication.build(
             configuration: configuration, source: .alsa(device: pcm.name, tree: pcm.configuration),
             options: options,
-            logger: DaemonTestSupport.quietLogger, handleSignals: false)
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let started = ContinuousClock.now
         try await group.run()
         let elapsed = ContinuousClock.now - started
@@ -92,7 +92,7 @@ struct DaemonServiceTests {
         let state = directory.appending("state")
         let (group, _) = DaemonApplication.build(
             configuration: configuration, source: .demo(scenario: "walking:seed=2,duration=15"),
-            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false)
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         try await group.run()
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")

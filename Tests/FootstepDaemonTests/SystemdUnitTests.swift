@@ -54,6 +54,63 @@ struct SystemdUnitTests {
         #expect(result.output.isEmpty, "systemd-analyze printed warnings: \(result.output)")
     }
 
+    @Test func theServiceAllowsTheControlSocketAndALoopbackMetricsPort() throws {
+        let text = try String(contentsOf: Self.repository.appendingPathComponent("systemd/footstepd.service"), encoding: .utf8)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        #expect(lines.contains("RuntimeDirectory=footstepd"))  // /run/footstepd/control.sock
+        #expect(lines.contains("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"))
+        #expect(lines.contains("IPAddressDeny=any"))
+        #expect(lines.contains("IPAddressAllow=localhost"))  // metrics on loopback only
+    }
+
+    /// `make install` / `make uninstall` into a staging root (DESTDIR): the layout,
+    /// units pointing at PREFIX, a configuration kept when it exists, a clean removal.
+    @Test func installAndUninstallScriptsStageEverythingAndKeepAnEditedConfiguration() throws {
+        let directory = try TemporaryDirectory()
+        let bin = directory.appending("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for tool in ["footstepd", "footstepctl"] {
+            try "#!/bin/sh\n".write(toFile: "\(bin)/\(tool)", atomically: true, encoding: .utf8)
+            chmod("\(bin)/\(tool)", 0o755)
+        }
+        let root = directory.appending("root")
+        let install = Self.repository.appendingPathComponent("scripts/install.sh").path
+        let uninstall = Self.repository.appendingPathComponent("scripts/uninstall.sh").path
+        let environment = ["DESTDIR=\(root)", "PREFIX=/usr"]
+        let first = try Self.run(environment + ["bash", install, bin])
+        #expect(first.status == 0, "\(first.output)")
+        for path in [
+            "usr/bin/footstepd", "usr/bin/footstepctl", "usr/lib/systemd/system/footstepd.service",
+            "usr/lib/sysusers.d/footstepd.conf", "usr/lib/tmpfiles.d/footstepd.conf", "etc/footstepd/footstepd.toml",
+            "usr/share/doc/footstepd/README.md",
+        ] {
+            #expect(FileManager.default.fileExists(atPath: "\(root)/\(path)"), "\(path) not installed")
+        }
+        let unit = try String(contentsOfFile: "\(root)/usr/lib/systemd/system/footstepd.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/footstepd "))
+        #expect(first.output.contains("no users created, systemd not reloaded"))
+
+        let config = "\(root)/etc/footstepd/footstepd.toml"
+        try "[detection]\nthreshold = 2.0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let second = try Self.run(environment + ["bash", install, bin])
+        #expect(second.status == 0, "\(second.output)")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == "[detection]\nthreshold = 2.0\n")
+        #expect(FileManager.default.fileExists(atPath: config + ".default"))
+
+        let removed = try Self.run(environment + ["bash", uninstall])
+        #expect(removed.status == 0, "\(removed.output)")
+        var left: [String] = []
+        if let walker = FileManager.default.enumerator(atPath: root) {
+            while let path = walker.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: "\(root)/\(path)", isDirectory: &isDirectory), !isDirectory.boolValue {
+                    left.append(path)
+                }
+            }
+        }
+        #expect(left == ["etc/footstepd/footstepd.toml"], "left behind: \(left)")
+    }
+
     @Test func theServiceExposureIsAtMost2Point5() throws {
         let directory = try TemporaryDirectory()
         _ = try Self.staged(in: directory)

@@ -71,8 +71,9 @@ struct ReportCommandTests {
         let directory = try TemporaryDirectory(prefix: "report-command")
         let store = try Self.makeStore(in: directory)
         let output = directory.appending("out")
+        // Each session runs from 20:00 for about 6.3 h, so the second one ends after midnight on the 22nd.
         let result = try BuiltProduct.run("footstepctl", [
-            "report", "--state-dir", directory.appending("state"), "--period", "2026-11-20..2026-11-21",
+            "report", "--state-dir", directory.appending("state"), "--period", "2026-11-20..2026-11-22",
             "--format", "pdf,html,csv,json", "-o", output, "--time-zone", "Europe/London", "--address", "Flat 2", "--json",
             "--rule", "events_per_hour>20,night,Busy hours",
         ])
@@ -81,13 +82,14 @@ struct ReportCommandTests {
             struct File: Decodable { var format: String; var path: String; var bytes: Int }
             var files: [File]
             var events: Int
+            var clipsCopied: Int
         }
         let summary = try JSONDecoder().decode(Summary.self, from: Data(result.stdout.utf8))
         #expect(summary.files.map(\.format) == ["pdf", "html", "csv", "json"])
         #expect(summary.events == store.events.count)
         for file in summary.files {
             #expect(FileManager.default.fileExists(atPath: file.path) && file.bytes > 0)
-            #expect(file.path.hasPrefix(output + "/footstep-report-2026-11-20_2026-11-21."))
+            #expect(file.path.hasPrefix(output + "/footstep-report-2026-11-20_2026-11-22."))
         }
 
         let csv = try String(contentsOfFile: summary.files[2].path, encoding: .utf8)
@@ -106,6 +108,16 @@ struct ReportCommandTests {
         #expect(html.contains("<audio controls"))
         #expect(html.contains("data:audio/wav;base64,UklGR"))  // "RIFF"
         #expect(!html.contains("http://") && !html.contains("https://"))
+
+        // Every listed event's clip is copied next to the HTML, byte for byte, and linked relatively.
+        let clipped = json.events.filter { $0.clipPath != nil }
+        #expect(summary.clipsCopied == clipped.count)
+        for event in clipped {
+            let name = (event.clipPath! as NSString).lastPathComponent
+            let copy = "\(output)/clips/\(name)"
+            #expect(try FileChecksum.sha256(ofFileAt: copy) == event.clipSha256, "\(copy)")
+            #expect(html.contains("<a href=\"clips/\(name)\">\(name)</a>"), "no link to \(name)")
+        }
 
         let pages = try ReportTools.info(summary.files[0].path)["Pages"].flatMap(Int.init) ?? 0
         #expect(pages >= 6)

@@ -45,7 +45,7 @@ struct TextReportTests {
 
     @Test func jsonDecodesBackToTheSameFigures() throws {
         let document = ReportFixture.document(events: 300, days: 2, rules: [ReportRule(name: "busy", metric: .eventsPerHour, threshold: 5)])
-        let data = try JSONReport(document: document).render()
+        let data = JSONReport(document: document).render()
         let decoded = try ReportJSON.decoder.decode(ReportJSON.self, from: data)
         #expect(decoded == ReportJSON(document))
         #expect(decoded.schemaVersion == 1)
@@ -55,6 +55,28 @@ struct TextReportTests {
         #expect(decoded.rules[0].perNight == document.rules[0].perNight)
         #expect(decoded.calibration.status == "calibrated")
         #expect(String(decoding: data, as: UTF8.self).contains("\"generatedAt\" : \"2026-11-22T19:00:00.000Z\""))
+    }
+
+    @Test(arguments: [true, false])
+    func streamedJSONIsByteForByteWhatJSONEncoderWrites(calibrated: Bool) throws {
+        // Empty and filled arrays and objects, nil members (uncalibrated), escaped notes, integral and fractional doubles.
+        let document = ReportFixture.document(events: 400, days: 2, calibrated: calibrated, rules: [ReportRule(name: "busy", metric: .eventsPerHour, threshold: 5)])
+        let streamed = JSONReport(document: document).render()
+        let encoded = try ReportJSON.encoder.encode(ReportJSON(document))
+        #expect(streamed.count == encoded.count)
+        #expect(String(decoding: streamed, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+    }
+
+    @Test func reportFilesWrittenAsStreamsEqualTheRenderedText() throws {
+        let directory = try TemporaryDirectory(prefix: "text-streams")
+        let document = ReportFixture.document(events: 500, days: 2)
+        try CSVReport(document: document).write(to: directory.appending("r.csv"))
+        try JSONReport(document: document).write(to: directory.appending("r.json"))
+        #expect(try String(contentsOfFile: directory.appending("r.csv"), encoding: .utf8) == CSVReport(document: document).render())
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.appending("r.json"))) == JSONReport(document: document).render())
+        // Nothing but the two reports: no temporary file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["r.csv", "r.json"])
+        #expect(throws: ReportError.self) { try CSVReport(document: document).write(to: directory.appending("missing/r.csv")) }
     }
 
     /// RFC 4180 fields (quoted fields may hold commas, quotes and line breaks).

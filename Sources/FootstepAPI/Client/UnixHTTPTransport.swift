@@ -49,9 +49,10 @@ struct UnixHTTPTransport: Sendable {
             let channel = try await connect()
             try await withTaskCancellationHandler {
                 try await channel.executeThenClose { inbound, outbound in
-                    try await send(request, to: outbound)
+                    let sendError = await sendTolerantly(request, to: outbound)
                     var iterator = inbound.makeAsyncIterator()
                     guard case .head(let head) = try await iterator.next() else {
+                        if let sendError { throw sendError }
                         throw ControlClientError.malformedResponse("the connection closed before a response")
                     }
                     guard (200..<300).contains(Int(head.status.code)) else {
@@ -84,7 +85,7 @@ struct UnixHTTPTransport: Sendable {
         let channel = try await connect()
         return try await withTaskCancellationHandler {
             try await channel.executeThenClose { inbound, outbound in
-                try await send(request, to: outbound)
+                let sendError = await sendTolerantly(request, to: outbound)
                 var head: HTTPResponseHead?
                 var body = ByteBuffer()
                 for try await part in inbound {
@@ -104,6 +105,7 @@ struct UnixHTTPTransport: Sendable {
                             status: Int(head.status.code), headers: headers, body: Data(body.readableBytesView))
                     }
                 }
+                if head == nil, let sendError { throw sendError }
                 throw ControlClientError.malformedResponse("the connection closed before the response ended")
             }
         } onCancel: {
@@ -121,6 +123,20 @@ struct UnixHTTPTransport: Sendable {
                     return try HTTPChannel(wrappingChannelSynchronously: channel)
                 }
             }
+    }
+
+    /// Sends `request`; a failed write is returned, not thrown, because a server
+    /// may answer (an error, say) and close before it has read the whole request:
+    /// its response is still waiting in the inbound stream.
+    private func sendTolerantly(
+        _ request: ControlRequest, to outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>
+    ) async -> (any Error)? {
+        do {
+            try await send(request, to: outbound)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func send(_ request: ControlRequest, to outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>)

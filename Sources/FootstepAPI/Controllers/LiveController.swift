@@ -20,25 +20,31 @@ struct LiveController {
         [
             Route(.get, APIPaths.levelsLive, .read) { request, context in
                 _ = try QueryParameters(request, known: [])
-                return try stream(backend.liveLevels, name: "levels", channel: context.channel) { $0 }
+                return try stream(backend.liveLevels, name: "levels", channel: context.channel) {
+                    try APIJSON.encoder.encode($0)
+                }
             },
             Route(.get, APIPaths.eventsLive, .read) { request, context in
                 _ = try QueryParameters(request, known: [])
-                return try stream(backend.liveEvents, name: "events", channel: context.channel, EventResponse.init)
+                return try stream(backend.liveEvents, name: "events", channel: context.channel) {
+                    try APIJSON.encoder.encode(EventResponse($0))
+                }
             },
         ]
     }
 
-    private func stream<Element: Sendable, Wire: Encodable>(
+    /// - Parameter encode: One value as JSON (without the newline).
+    private func stream<Element: Sendable>(
         _ broadcast: LiveBroadcast<Element>, name: String, channel: any Channel,
-        _ transform: @escaping @Sendable (Element) -> Wire
+        _ encode: @escaping @Sendable (Element) throws -> Data
     ) throws -> Response {
         guard let subscription = broadcast.subscribe() else {
             throw APIError.unavailable(
                 "too_many_subscribers",
                 "\(broadcast.maximumSubscribers) live \(name) subscribers are already connected; try again later")
         }
-        let feed = LiveFeed(subscription: subscription, heartbeat: heartbeat, channel: channel)
+        let feed = LiveFeed(
+            subscription: subscription, bufferSize: broadcast.bufferSize, heartbeat: heartbeat, channel: channel)
         let writeTimeout = writeTimeout
         let body = ResponseBody { writer in
             let watch = WriteWatch()
@@ -55,12 +61,11 @@ struct LiveController {
                 watchdog.cancel()
                 feed.cancel()
             }
-            let encoder = APIJSON.encoder
             for await item in feed.items {
                 var bytes: [UInt8]
                 switch item {
                 case let .value(value):
-                    bytes = Array(try encoder.encode(transform(value)))
+                    bytes = Array(try encode(value))
                     bytes.append(0x0A)
                 case .heartbeat:
                     bytes = [0x0A]
@@ -91,8 +96,10 @@ final class LiveFeed<Element: Sendable>: Sendable {
     let items: AsyncStream<Item>
     private let tasks: Mutex<[Task<Void, Never>]>
 
-    init(subscription: AsyncStream<Element>, heartbeat: Double, channel: any Channel) {
-        let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(4))
+    /// - Parameter bufferSize: Items the writer may fall behind by (bursts of the
+    ///   daemon's publishing) before the subscriber counts as stuck and is dropped.
+    init(subscription: AsyncStream<Element>, bufferSize: Int, heartbeat: Double, channel: any Channel) {
+        let (items, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(bufferSize))
         self.items = items
         let sent = SentCounter()
         let forward = Task {

@@ -36,27 +36,34 @@ public final class DaemonMetrics: Sendable {
         var eventsToday: [FootstepType: Gauge] = [:]
         for type in FootstepType.allCases {
             eventsToday[type] = registry.makeGauge(
-                name: "footstepd_events_today", labels: [("type", type.rawValue)],
-                help: "Footsteps detected since local midnight, by type")
+                descriptor: Self.name("events", "today", "Footsteps detected since local midnight, by type"),
+                labels: [("type", type.rawValue)])
         }
         self.eventsToday = eventsToday
-        laeq = registry.makeGauge(name: "footstepd_level_laeq_db", help: "Current A-weighted equivalent level, dB")
-        laf = registry.makeGauge(name: "footstepd_level_laf_db", help: "Current A-weighted Fast level, dB")
+        laeq = registry.makeGauge(descriptor: Self.name("laeq", "db", "Current A-weighted equivalent level, dB", subsystem: "level"))
+        laf = registry.makeGauge(descriptor: Self.name("laf", "db", "Current A-weighted Fast level, dB", subsystem: "level"))
         overruns = registry.makeCounter(
-            name: "footstepd_capture_overruns_total", help: "Capture periods dropped because analysis fell behind")
-        xruns = registry.makeCounter(name: "footstepd_capture_xruns_total", help: "Capture device overruns recovered")
-        deviceUp = registry.makeGauge(name: "footstepd_device_up", help: "1 while the capture device delivers audio")
-        recording = registry.makeGauge(name: "footstepd_recording", help: "1 while a session is recording (not paused)")
-        audioWriting = registry.makeGauge(name: "footstepd_audio_writing", help: "0 while audio writing is suspended")
-        diskFree = registry.makeGauge(name: "footstepd_disk_free_bytes", help: "Free bytes on the state directory's file system")
-        audioBytes = registry.makeGauge(name: "footstepd_audio_bytes", help: "Bytes of recorded audio")
-        uptime = registry.makeGauge(name: "footstepd_uptime_seconds", help: "Seconds since footstepd started")
+            descriptor: Self.name("overruns", "total", "Capture periods dropped because analysis fell behind", subsystem: "capture"))
+        xruns = registry.makeCounter(descriptor: Self.name("xruns", "total", "Capture device overruns recovered", subsystem: "capture"))
+        deviceUp = registry.makeGauge(descriptor: Self.name("device", "up", "1 while the capture device delivers audio"))
+        recording = registry.makeGauge(descriptor: Self.name("recording", "", "1 while a session is recording (not paused)"))
+        audioWriting = registry.makeGauge(descriptor: Self.name("audio_writing", "", "0 while audio writing is suspended"))
+        diskFree = registry.makeGauge(descriptor: Self.name("disk_free", "bytes", "Free bytes on the state directory's file system"))
+        audioBytes = registry.makeGauge(descriptor: Self.name("audio", "bytes", "Bytes of recorded audio"))
+        uptime = registry.makeGauge(descriptor: Self.name("uptime", "seconds", "Seconds since footstepd started"))
         levelSubscribers = registry.makeGauge(
-            name: "footstepd_live_subscribers", labels: [("stream", "levels")], help: "Connected live subscribers")
+            descriptor: Self.name("live_subscribers", "", "Connected live subscribers"), labels: [("stream", "levels")])
         eventSubscribers = registry.makeGauge(
-            name: "footstepd_live_subscribers", labels: [("stream", "events")], help: "Connected live subscribers")
-        registry.makeGauge(name: "footstepd_build_info", labels: [("version", version)], help: "footstepd's version")
+            descriptor: Self.name("live_subscribers", "", "Connected live subscribers"), labels: [("stream", "events")])
+        registry.makeGauge(descriptor: Self.name("build", "info", "footstepd's version"), labels: [("version", version)])
             .set(to: 1)
+    }
+
+    /// `footstepd_[subsystem_]metric[_unit]` with its help text.
+    private static func name(_ metric: String, _ unit: String, _ help: String, subsystem: String? = nil)
+        -> MetricNameDescriptor
+    {
+        MetricNameDescriptor(namespace: "footstepd", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
     }
 
     /// Updates every metric from `status` and renders the registry in the Prometheus text format.

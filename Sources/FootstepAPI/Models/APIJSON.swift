@@ -44,7 +44,16 @@ public enum APIJSON {
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
     /// `date` as ISO 8601 UTC with milliseconds.
-    public static func formatDate(_ date: Date) -> String { withFraction.format(date) }
+    /// Rounded to the nearest millisecond, as the store keeps times: Foundation's
+    /// formatter truncates, and a stored `.123` (a Double just below it) would read `.122`.
+    public static func formatDate(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let (seconds, fraction) = Int64(milliseconds).quotientAndRemainder(dividingBy: 1000)
+        let whole = seconds - (fraction < 0 ? 1 : 0)
+        let text = withoutFraction.format(Date(timeIntervalSince1970: Double(whole)))  // ends in "Z"
+        let digits = String(fraction < 0 ? fraction + 1000 : fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
 
     /// Parses ISO 8601 with or without fractional seconds (query parameters use it too).
     public static func parseDate(_ text: String) -> Date? {

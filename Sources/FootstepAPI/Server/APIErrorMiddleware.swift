@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Turns every error a route throws into a JSON error response: ``APIError``s as
 /// they are, the router's "no route" into 404 or 405 (with `Allow`), a body over
@@ -19,6 +20,9 @@ struct APIErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPParserError {
+            // A broken request stream (bad chunked body…): Hummingbird answers 400 and closes.
+            throw error
         } catch {
             return try apiError(for: error, request: request).response(from: request, context: context)
         }

@@ -116,6 +116,13 @@ public final class EventClipRecorder {
         if request.endFrame <= endFrame { write(pending.removeLast()) }
     }
 
+    /// Forgets the pending clips and the ring (audio is not being kept: disk low).
+    public func discardPending() {
+        for request in pending { onError("clip of the event at frame \(request.onsetFrame) not written: audio suspended") }
+        pending.removeAll(keepingCapacity: true)
+        firstFrame = endFrame
+    }
+
     /// Writes every pending clip with the audio there is (end of the session).
     public func flushPending() {
         for request in pending { write(request) }

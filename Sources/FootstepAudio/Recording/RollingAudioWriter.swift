@@ -55,6 +55,10 @@ public final class RollingAudioWriter {
     public private(set) var sessionFrame: Int64
     private var anchor: Date
     private var anchorFrame: Int64
+    /// Earlier anchors (frame, time), newest last, so a frame before the latest
+    /// re-anchoring (an event reported just after a roll) keeps the time of its own stretch.
+    private var earlierAnchors: [(frame: Int64, date: Date)] = []
+    private static let keptAnchors = 8
     private var current: (writer: AudioFileWriter, opened: OpenedFile, rollFrame: Int64, boundary: Double)?
     private var lastSync = ContinuousClock.now
     /// The wall-clock boundary that closed the last file, and the wall clock of a
@@ -77,6 +81,7 @@ public final class RollingAudioWriter {
         self.syncInterval = syncInterval
         self.anchor = anchor
         self.anchorFrame = startFrame
+        earlierAnchors.reserveCapacity(Self.keptAnchors)
         self.sessionFrame = startFrame
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -92,7 +97,17 @@ public final class RollingAudioWriter {
 
     /// Wall-clock time of a session frame.
     public func time(ofFrame frame: Int64) -> Date {
-        anchor.addingTimeInterval(Double(frame - anchorFrame) / Double(format.sampleRate))
+        if frame < anchorFrame, let earlier = earlierAnchors.last(where: { $0.frame <= frame }) {
+            return earlier.date.addingTimeInterval(Double(frame - earlier.frame) / Double(format.sampleRate))
+        }
+        return anchor.addingTimeInterval(Double(frame - anchorFrame) / Double(format.sampleRate))
+    }
+
+    private func moveAnchor(to date: Date) {
+        if earlierAnchors.count == Self.keptAnchors { earlierAnchors.removeFirst() }
+        earlierAnchors.append((anchorFrame, anchor))
+        anchor = date
+        anchorFrame = sessionFrame
     }
 
     /// Re-anchors the session clock (after a device restart or a pause): closes
@@ -100,8 +115,7 @@ public final class RollingAudioWriter {
     public func reanchor(to date: Date) throws(AudioFileWriterError) {
         rolledAt = nil
         try closeCurrent()
-        anchor = date
-        anchorFrame = sessionFrame
+        moveAnchor(to: date)
     }
 
     /// Appends interleaved frames, rolling files at boundaries.
@@ -177,8 +191,7 @@ public final class RollingAudioWriter {
                 let wall = reference.time.addingTimeInterval(
                     -Double(reference.frame - sessionFrame) / Double(format.sampleRate))
                 drift = wall.timeIntervalSince(time(ofFrame: sessionFrame))
-                anchor = wall
-                anchorFrame = sessionFrame
+                moveAnchor(to: wall)
             }
         }
         let start = time(ofFrame: sessionFrame)

@@ -252,7 +252,13 @@ final class CaptureWorker: @unchecked Sendable {
                     }
                 }
                 writeAudio(samples, count)
-                clips.append(samples, frames: count, at: streamFrame)
+                // Below the disk reserve no audio is written, clips included (they are
+                // audio too: a walk writes several seconds of clip per second).
+                if suspended {
+                    clips.discardPending()
+                } else {
+                    clips.append(samples, frames: count, at: streamFrame)
+                }
             }
             streamFrame += Int64(count)
             written.store(writer.sessionFrame, ordering: .relaxed)

@@ -101,10 +101,18 @@ public struct DaemonControlBackend: ControlBackend {
             message: "configuration reloaded from \(path); capture settings apply from the next session")
     }
 
+    /// Applies the stored calibration and waits (up to 5 s) for the new
+    /// session that measures with it, so the next reading is calibrated.
     public func applyCalibration(offsetDB: Double) async throws {
-        var configuration = daemon.configuration
-        configuration.levels.calibrationOffset = offsetDB
-        daemon.reload(configuration)
+        let before = daemon.status.sessionId
+        daemon.applyCalibration(offsetDB: offsetDB)
+        guard before != nil else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let now = daemon.status.sessionId
+            if now != nil && now != before { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     // MARK: Clips

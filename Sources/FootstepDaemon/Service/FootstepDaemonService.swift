@@ -31,6 +31,10 @@ public final class FootstepDaemonService: Service, Sendable {
         var wantPaused = false
         var status = DaemonStatus()
         var database: FootstepDatabase?
+        /// The latest `footstepctl calibrate` result; it wins over `levels.calibration_offset`.
+        var storedCalibrationOffset: Double?
+        /// End the current session and start a new one (the calibration changed).
+        var restartRequested = false
     }
 
     public let source: SourceChoice
@@ -60,7 +64,13 @@ public final class FootstepDaemonService: Service, Sendable {
     /// A snapshot of the daemon's state.
     public var status: DaemonStatus { control.withLock { $0.status } }
     /// The configuration in force (the next session uses a reloaded one).
-    public var configuration: DaemonConfiguration { control.withLock { $0.configuration } }
+    public var configuration: DaemonConfiguration {
+        control.withLock { control in
+            var configuration = control.configuration
+            if let offset = control.storedCalibrationOffset { configuration.levels.calibrationOffset = offset }
+            return configuration
+        }
+    }
     /// The evidence store, once `run()` has opened it (nil before).
     public var database: FootstepDatabase? { control.withLock { $0.database } }
 
@@ -79,6 +89,18 @@ public final class FootstepDaemonService: Service, Sendable {
         control.withLock { $0.configuration = configuration.applying(options) }
     }
 
+    /// Applies a new calibration (already stored by the caller): it wins over
+    /// the configuration file's `levels.calibration_offset` from now on, also
+    /// after a reload or restart. A running session ends and a new one starts,
+    /// so that no session mixes calibrated and uncalibrated levels.
+    public func applyCalibration(offsetDB: Double) {
+        control.withLock {
+            $0.storedCalibrationOffset = offsetDB
+            if $0.status.sessionId != nil { $0.restartRequested = true }
+        }
+        logger.notice("calibration offset \(offsetDB) dB applied; a new session starts with it")
+    }
+
     private func update(_ body: (inout DaemonStatus) -> Void) {
         control.withLock { body(&$0.status) }
     }
@@ -92,7 +114,14 @@ public final class FootstepDaemonService: Service, Sendable {
             database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter, logger: logger
         ).run()
-        control.withLock { $0.database = database }
+        let storedCalibration = try? database.latestCalibration()
+        control.withLock {
+            $0.database = database
+            $0.storedCalibrationOffset = storedCalibration?.offsetDB
+        }
+        if let storedCalibration {
+            logger.info("levels calibrated: offset \(storedCalibration.offsetDB) dB, measured \(storedCalibration.measuredAt)")
+        }
         var housekeeping = Housekeeping(configuration: configuration, database: database, options: options, logger: logger)
         var readySent = false
         var lastIdleWatchdog = ContinuousClock.now
@@ -243,7 +272,15 @@ public final class FootstepDaemonService: Service, Sendable {
         var stopRequested = false
         while true {
             try? await Task.sleep(for: .milliseconds(100))
-            let (wantRunning, wantPaused) = control.withLock { ($0.wantRunning, $0.wantPaused) }
+            let (wantRunning, wantPaused, restart) = control.withLock { control in
+                defer { control.restartRequested = false }
+                return (control.wantRunning, control.wantPaused, control.restartRequested)
+            }
+            if restart, !stopRequested {
+                logger.notice("session \(sessionId) ends: the calibration changed", metadata: ["footstep.session": "\(sessionId)"])
+                stopRequested = true
+                worker.requestStop()
+            }
             housekeeping.tick(configuration: self.configuration, status: update)
             worker.setAudioSuspended(housekeeping.storage.diskLow)
             if !stopRequested, isShuttingDown || !wantRunning || !housekeeping.scheduleActive {
@@ -288,8 +325,15 @@ public final class FootstepDaemonService: Service, Sendable {
             if finished { break }
         }
         sink.finish(status: update)
+        housekeeping.tick(configuration: self.configuration, status: update)  // retention for the last file
         let endedAt = max(anchor, sink.lastDataTime ?? Date())
-        try database.endSession(sessionId, at: endedAt, status: .completed)
+        do {
+            try database.endSession(sessionId, at: endedAt, status: .completed)
+        } catch {
+            // A full disk must not take the daemon down: the next start-up closes it as interrupted.
+            logger.critical(
+                "cannot end session \(sessionId) in the store: \(error)", metadata: ["footstep.session": "\(sessionId)"])
+        }
         logger.info(
             "session \(sessionId) completed: \(sink.storedEvents) events, \(worker.capturedFrames) frames",
             metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])

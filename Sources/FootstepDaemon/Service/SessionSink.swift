@@ -40,6 +40,8 @@ struct SessionSink {
     private var fileRanges: [(id: Int64, startFrame: Int64, endFrame: Int64?)] = []
     private var pendingEvents: [NewEvent] = []
     private var pendingLevels: [LevelMinuteRecord] = []
+    /// Closed files the store could not record yet (disk full): retried at each flush.
+    private var pendingCloses: [(id: Int64, file: RollingAudioWriter.ClosedFile)] = []
     private var failedFlushes = 0
     private var bouts = BoutRecorder()
     /// Stored events by onset frame, until their clip arrives (clips come seconds later).
@@ -167,13 +169,21 @@ struct SessionSink {
         if let index = fileRanges.lastIndex(where: { $0.id == id }) {
             fileRanges[index].endFrame = file.startFrame + file.frames
         }
+        if !recordClose(id: id, file, firstAttempt: true) { pendingCloses.append((id, file)) }
+    }
+
+    /// Records a closed file with its SHA-256; false when the store refused (retry later).
+    private func recordClose(id: Int64, _ file: RollingAudioWriter.ClosedFile, firstAttempt: Bool) -> Bool {
         do {
             let checksum = try FileChecksum.sha256(ofFileAt: file.path)
             try database.closeAudioFile(id, sha256: checksum, frames: file.frames, bytes: file.bytes)
-            logger.info(
-                "audio file closed: \(file.path), \(file.frames) frames", metadata: sessionMetadata)
+            logger.info("audio file closed: \(file.path), \(file.frames) frames", metadata: sessionMetadata)
+            return true
         } catch {
-            logger.error("cannot close audio file \(file.path): \(error)", metadata: sessionMetadata)
+            if firstAttempt {
+                logger.error("cannot close audio file \(file.path) in the store (will retry): \(error)", metadata: sessionMetadata)
+            }
+            return false
         }
     }
 
@@ -215,6 +225,9 @@ struct SessionSink {
     /// logs each to the journal, publishes it live, counts it for today and
     /// groups footsteps into bouts; with `levels`, also the pending level intervals.
     mutating func flush(levels: Bool = true, status: StatusUpdate) {
+        if !pendingCloses.isEmpty {
+            pendingCloses = pendingCloses.filter { !recordClose(id: $0.id, $0.file, firstAttempt: false) }
+        }
         if !pendingEvents.isEmpty {
             do {
                 let ids = try database.appendEvents(pendingEvents)

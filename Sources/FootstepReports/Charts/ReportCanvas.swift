@@ -3,26 +3,23 @@ import Foundation
 
 /// A colour for charts, as 0…1 RGB.
 struct ReportColour: Sendable, Equatable {
-    var red: Double
-    var green: Double
-    var blue: Double
+    let red: Double
+    let green: Double
+    let blue: Double
+    /// `#rrggbb` (kept: the SVG canvas writes it for every element).
+    let hex: String
 
     /// From `#rrggbb`.
     init(hex: String) {
         let value = Int(hex.dropFirst(), radix: 16) ?? 0
-        red = Double((value >> 16) & 0xff) / 255
-        green = Double((value >> 8) & 0xff) / 255
-        blue = Double(value & 0xff) / 255
+        self.init(red: Double((value >> 16) & 0xff) / 255, green: Double((value >> 8) & 0xff) / 255, blue: Double(value & 0xff) / 255)
     }
 
     init(red: Double, green: Double, blue: Double) {
         self.red = red
         self.green = green
         self.blue = blue
-    }
-
-    var hex: String {
-        String(format: "#%02x%02x%02x", Int(red * 255 + 0.5), Int(green * 255 + 0.5), Int(blue * 255 + 0.5))
+        hex = String(format: "#%02x%02x%02x", Int(red * 255 + 0.5), Int(green * 255 + 0.5), Int(blue * 255 + 0.5))
     }
 
     static let text = ReportColour(hex: "#222222")

@@ -44,14 +44,15 @@ final class SVGCanvas: ReportCanvas {
         markup += "href=\"data:image/png;base64,\(png.base64EncodedString())\"/>"
     }
 
-    private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+    private func f(_ value: Double) -> String { ReportNumber.fixed(value, 1) }
 }
 
 /// HTML escaping for text and attribute values.
 enum HTMLText {
     static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var result = ""
-        result.reserveCapacity(text.count)
+        result.reserveCapacity(text.utf8.count + 16)
         for character in text {
             switch character {
             case "&": result += "&amp;"

@@ -36,35 +36,56 @@ public struct CSVReport {
         self.document = document
     }
 
+    /// Writes the CSV to `path` as a stream (replaced atomically when complete).
     public func write(to path: String) throws(ReportError) {
-        try ReportError.write(Data(render().utf8), to: path)
+        var file = try ReportOutputFile(path: path)
+        render(into: &file)
+        try file.commit()
     }
 
+    /// The whole CSV as one string.
     public func render() -> String {
+        var text = ""
+        text.reserveCapacity(160 * (document.events.count + 1))
+        render(into: &text)
+        return text
+    }
+
+    /// Writes the header and one line per event to `stream`.
+    public func render<Stream: TextOutputStream>(into stream: inout Stream) {
         let scope = document.scope
         let clock = document.clock
         let status = scope.calibrated ? "calibrated" : "uncalibrated"
-        var text = Self.header.joined(separator: ",") + "\r\n"
-        text.reserveCapacity(document.events.count * 160)
+        stream.write(Self.header.joined(separator: ",") + "\r\n")
+        var line = ""
+        line.reserveCapacity(512)
         for event in document.events {
+            line.removeAll(keepingCapacity: true)
             let quiet = scope.quietHours.contains(minute: clock.minuteOfDay(event.timestamp))
-            let fields: [String] = [
-                event.id.map(String.init) ?? "", event.sessionId.map(String.init) ?? "", ReportDates.utc(event.timestamp),
-                clock.iso8601(event.timestamp),
-                quiet ? RuleCheck.nightDate(event.timestamp, quietHours: scope.quietHours, clock: clock) : "",
-                event.kind.rawValue, event.type.rawValue, String(format: "%.3f", event.confidence),
-                event.intensity?.rawValue ?? "", String(format: "%.2f", event.laMax),
-                event.lcMax.map { String(format: "%.2f", $0) } ?? "", event.sel.map { String(format: "%.2f", $0) } ?? "",
-                String(format: "%.3f", event.duration), status, event.clip?.path ?? "", event.clip?.sha256 ?? "", event.notes,
-            ]
-            text += fields.map(Self.quote).joined(separator: ",") + "\r\n"
+            if let id = event.id { line += String(id) }
+            line += ","
+            if let session = event.sessionId { line += String(session) }
+            line += "," + ReportDates.utc(event.timestamp) + "," + clock.iso8601(event.timestamp) + ","
+            if quiet { line += RuleCheck.nightDate(event.timestamp, quietHours: scope.quietHours, clock: clock) }
+            line += "," + event.kind.rawValue + "," + event.type.rawValue + ","
+            ReportNumber.append(event.confidence, 3, to: &line)
+            line += "," + (event.intensity?.rawValue ?? "") + ","
+            ReportNumber.append(event.laMax, 2, to: &line)
+            line += ","
+            if let lcMax = event.lcMax { ReportNumber.append(lcMax, 2, to: &line) }
+            line += ","
+            if let sel = event.sel { ReportNumber.append(sel, 2, to: &line) }
+            line += ","
+            ReportNumber.append(event.duration, 3, to: &line)
+            line += "," + status + "," + Self.quote(event.clip?.path ?? "") + "," + Self.quote(event.clip?.sha256 ?? "") + ","
+            line += Self.quote(event.notes) + "\r\n"
+            stream.write(line)
         }
-        return text
     }
 
     /// Quotes a field when it holds a comma, quote or line break.
     static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -3,12 +3,16 @@ import Foundation
 
 /// Renders a ``ReportDocument`` as one self-contained HTML file: the same content as
 /// the PDF, charts as inline SVG, the loudest events playable (`<audio controls>` with
-/// the clip embedded as a data URI). No scripts and no external URLs.
+/// the clip embedded as a data URI). No scripts and no external URLs. With `clipLinks`
+/// (see ``ReportClipFolder``), every listed event's clip is linked relatively as well.
 public struct HTMLReport {
     public var document: ReportDocument
+    /// Relative links (`clips/event-12.flac`) by clip path, for clips copied next to the report.
+    public var clipLinks: [String: String]
 
-    public init(document: ReportDocument) {
+    public init(document: ReportDocument, clipLinks: [String: String] = [:]) {
         self.document = document
+        self.clipLinks = clipLinks
     }
 
     /// Writes the HTML to `path`.
@@ -72,9 +76,16 @@ public struct HTMLReport {
             }
         }
         if !d.events.isEmpty {
-            html += "<h2>\(d.listIsTruncated ? "The \(d.listedEvents.count) loudest events, in time order" : "All events")</h2>"
-            if d.listIsTruncated { html += "<p class=\"muted\">The period has \(d.events.count) events; the CSV and JSON reports list every one.</p>" }
-            html += table(d.eventTable)
+            html += "<h2>\(e(d.listHeading))</h2>"
+            if let note = d.listNote { html += "<p class=\"muted\">\(e(note))</p>" }
+            if !clipLinks.isEmpty {
+                html += "<p class=\"muted\">Clip names are links to the copies in the <code>\(ReportClipFolder.folderName)</code> folder next to this file.</p>"
+            }
+            var events = d.eventTable
+            for (index, event) in d.listedEvents.enumerated() {
+                if let path = event.clip?.path, let link = clipLinks[path] { events.links[index] = link }
+            }
+            html += table(events)
         }
         html += "<p class=\"muted\">Generated \(e(clock.dateTime(d.options.generatedAt))) by footstepd \(e(d.options.softwareVersion)).</p></body></html>\n"
         return html
@@ -89,6 +100,9 @@ public struct HTMLReport {
             html += "<div class=\"loud\"><div><p><strong>\(e(lines[0]))</strong></p>" + lines.dropFirst().map { "<p>\(e($0))</p>" }.joined()
             if let audio = item.audio, let encoded = audio.encoded {
                 html += "<audio controls=\"controls\" preload=\"none\" src=\"data:\(audio.mimeType);base64,\(encoded.base64EncodedString())\"></audio>"
+            }
+            if let path = item.event.clip?.path, let link = clipLinks[path] {
+                html += "<p><a href=\"\(e(link))\">\(e((path as NSString).lastPathComponent))</a></p>"
             }
             html += "</div><div class=\"thumbs\">"
             if let thumbnail = item.thumbnail {
@@ -115,7 +129,9 @@ public struct HTMLReport {
         for (index, row) in table.rows.enumerated() {
             html += table.highlighted.contains(index) ? "<tr class=\"hl\">" : "<tr>"
             for (column, cell) in row.enumerated() {
-                html += table.columns[column].numeric ? "<td>\(e(cell))</td>" : "<td class=\"l\">\(e(cell))</td>"
+                var content = e(cell)
+                if column == table.linkColumn, let link = table.links[index] { content = "<a href=\"\(e(link))\">\(content)</a>" }
+                html += table.columns[column].numeric ? "<td>\(content)</td>" : "<td class=\"l\">\(content)</td>"
             }
             html += "</tr>"
         }

@@ -16,13 +16,25 @@ public struct JSONReport {
         self.document = document
     }
 
+    /// Writes the JSON to `path` as a stream (replaced atomically when complete).
     public func write(to path: String) throws(ReportError) {
-        try ReportError.write(try render(), to: path)
+        let file = try ReportOutputFile(path: path)
+        write { file.write($0) }
+        try file.commit()
     }
 
-    /// The encoded JSON.
-    public func render() throws -> Data {
-        try ReportJSON.encoder.encode(ReportJSON(document))
+    /// The encoded JSON: the same bytes as ``ReportJSON/encoder`` gives for `ReportJSON(document)`.
+    public func render() -> Data {
+        var data = Data()
+        write { data.append(contentsOf: $0.utf8) }
+        return data
+    }
+
+    /// Streams the JSON to `sink` in chunks: the figures, then every event.
+    func write(to sink: @escaping (String) -> Void) {
+        let writer = PrettyJSONWriter(sink: sink)
+        ReportJSON(document, events: false).write(to: writer, events: document.events, clock: document.clock)
+        writer.finish()
     }
 }
 
@@ -199,6 +211,11 @@ public struct ReportJSON: Codable, Sendable, Equatable {
 extension ReportJSON {
     /// The JSON form of `document`.
     public init(_ document: ReportDocument) {
+        self.init(document, events: true)
+    }
+
+    /// The JSON form of `document`, with its events or with none (the streaming writer adds them one by one).
+    init(_ document: ReportDocument, events includeEvents: Bool) {
         let s = document.statistics
         let scope = document.scope
         let clock = document.clock
@@ -245,12 +262,17 @@ extension ReportJSON {
                 verdict: check.verdict, exceedanceCount: check.exceedances.count,
                 exceedances: check.exceedances.map { Exceedance(time: $0.time, value: $0.value) }, perNight: check.perNight)
         }
-        events = document.events.map { e in
-            Event(
-                id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
-                kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
-                laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
-                clipSha256: e.clip?.sha256)
-        }
+        events = includeEvents ? document.events.map { Event($0, clock: clock) } : []
+    }
+}
+
+extension ReportJSON.Event {
+    /// The JSON form of one event, its local time in `clock`'s zone.
+    init(_ e: ReportEvent, clock: LocalClock) {
+        self.init(
+            id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
+            kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
+            laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
+            clipSha256: e.clip?.sha256)
     }
 }

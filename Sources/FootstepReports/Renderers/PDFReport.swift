@@ -174,11 +174,9 @@ public struct PDFReport {
         let d = document
         guard !d.events.isEmpty else { return }
         layout.pageBreak()
-        layout.heading(d.listIsTruncated ? "The \(d.listedEvents.count) loudest events, in time order" : "All events")
+        layout.heading(d.listHeading)
         var note = "Local times (\(d.scope.timeZone.identifier)); levels \(d.scope.levelUnit), \(d.scope.calibrationLabel)."
-        if d.listIsTruncated {
-            note += " The period has \(d.events.count) events; the CSV and JSON reports list every one."
-        }
+        if let listNote = d.listNote { note += " " + listNote }
         layout.paragraph(note, size: 8, colour: .muted)
         layout.table(d.eventTable, size: 7)
     }

@@ -6,7 +6,7 @@ extension FootstepCtl {
     struct Config: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a configuration file, show the daemon's effective configuration, or reload it.",
-            subcommands: [Show.self, Reload.self])
+            subcommands: [Check.self, Show.self, Reload.self])
 
         struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

@@ -88,8 +88,8 @@ final class APITestDaemon: @unchecked Sendable {
 
     func curl(
         _ method: String = "GET", _ path: String, body: String? = nil, asNobody: Bool = false, extra: [String] = []
-    ) throws -> Curl.Result {
-        try Curl.request(method, path, socket: socketPath, body: body, asNobody: asNobody, extra: extra)
+    ) async throws -> Curl.Result {
+        try await Curl.request(method, path, socket: socketPath, body: body, asNobody: asNobody, extra: extra)
     }
 
     static func waitUntil(_ timeout: Double, _ condition: () -> Bool) async -> Bool {

@@ -5,7 +5,7 @@ import Foundation
 /// deadlock when tests spawn concurrently), optionally as an unprivileged user
 /// through `setpriv`.
 enum Curl {
-    struct Result {
+    struct Result: Sendable {
         var status: Int
         var body: Data
         var text: String { String(decoding: body, as: UTF8.self) }
@@ -22,14 +22,29 @@ enum Curl {
     }
 
     /// `curl --unix-socket SOCKET -X METHOD http://localhost PATH`, returning status and body.
+    ///
+    /// curl runs from a plain thread: waiting for it on one of Swift concurrency's
+    /// few threads could starve the in-process daemon that must answer it.
     static func request(
         _ method: String = "GET", _ path: String, socket: String, body: String? = nil, asNobody: Bool = false,
-        extra: [String] = [], maxTime: Double = 10
-    ) throws -> Result {
+        extra: [String] = [], maxTime: Double = 20
+    ) async throws -> Result {
         var arguments = ["-s", "-S", "--max-time", String(maxTime), "--unix-socket", socket, "-X", method]
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        var bodyFile: String?
+        if let body {
+            // Large bodies go through a file (argv is limited).
+            let file = NSTemporaryDirectory() + "/footstepd-curl-\(UUID().uuidString).json"
+            try body.write(toFile: file, atomically: false, encoding: .utf8)
+            chmod(file, 0o644)
+            bodyFile = file
+            arguments += ["-H", "Content-Type: application/json", "--data-binary", "@\(file)"]
+        }
+        defer { if let bodyFile { try? FileManager.default.removeItem(atPath: bodyFile) } }
         arguments += extra + ["-w", "\n%{http_code}", "http://localhost\(path)"]
-        return try run(arguments, asNobody: asNobody)
+        let finalArguments = arguments
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try run(finalArguments, asNobody: asNobody) }) }.start()
+        }
     }
 
     /// `curl` with `arguments` (must end in `-w '\n%{http_code}' URL`).

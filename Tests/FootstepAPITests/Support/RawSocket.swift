@@ -66,6 +66,20 @@ final class RawSocket {
         return data
     }
 
+    /// Reads everything until the peer closes (true) or a receive times out (false).
+    func drain(limit: Int = 64 << 20) -> (bytes: Int, closed: Bool) {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while total < limit {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            if count == 0 { return (total, true) }
+            if count < 0 { return (total, false) }
+            total += count
+        }
+        return (total, false)
+    }
+
     /// The status code of the first HTTP response in `bytes`, if any.
     static func status(of bytes: [UInt8]) -> Int? {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)

@@ -1,0 +1,196 @@
+import Foundation
+
+/// The streaming form of ``ReportJSON``: every member written by hand in the byte
+/// order of `.sortedKeys`, so the output is the very bytes `ReportJSON.encoder` gives
+/// (a test holds the two together), with the events taken one at a time from the
+/// document instead of an array of 100,000 `Event` values.
+extension ReportJSON {
+    /// Writes this document with `events` (mapped through `clock`) as its `events` member.
+    func write(to w: PrettyJSONWriter, events: [ReportEvent], clock: LocalClock) {
+        w.object {
+            w.key("address").string(address)
+            w.key("calibration")
+            calibration.write(to: w)
+            w.key("days").array(days) { day in
+                w.object {
+                    w.key("date").string(day.date)
+                    w.key("footsteps").int(day.footsteps)
+                    w.key("other").int(day.other)
+                }
+            }
+            w.key("events").array(events) { ReportJSON.Event($0, clock: clock).write(to: w) }
+            w.key("generatedAt").date(generatedAt)
+            w.key("hourlyLevels").array(hourlyLevels) { $0.write(to: w) }
+            w.key("nights").array(nights) { $0.write(to: w) }
+            w.key("notes").string(notes)
+            w.key("period")
+            period.write(to: w)
+            w.key("rules").array(rules) { $0.write(to: w) }
+            w.key("schema").string(schema)
+            w.key("schemaVersion").int(schemaVersion)
+            w.key("softwareVersion").string(softwareVersion)
+            w.key("source").string(source)
+            w.key("summary")
+            summary.write(to: w)
+            w.key("title").string(title)
+        }
+    }
+}
+
+extension ReportJSON.Period {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("from").date(from)
+            w.key("quietHours").string(quietHours)
+            w.member("sessionId", sessionId)
+            w.key("timeZone").string(timeZone)
+            w.key("to").date(to)
+        }
+    }
+}
+
+extension ReportJSON.Calibration {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("label").string(label)
+            w.member("measuredAt", measuredAt)
+            w.member("method", method)
+            w.member("offsetDB", offsetDB)
+            w.member("reference", reference)
+            w.key("status").string(status)
+        }
+    }
+}
+
+extension ReportJSON.Levels {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("la90").double(la90)
+            w.key("laeq").double(laeq)
+            w.key("lafMax").double(lafMax)
+            w.key("lceq").double(lceq)
+            w.key("seconds").double(seconds)
+            w.key("start").date(start)
+        }
+    }
+}
+
+extension ReportJSON.BusyHour {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("footsteps").int(footsteps)
+            w.key("start").date(start)
+        }
+    }
+}
+
+extension ReportJSON.Summary {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("bouts")
+            bouts.write(to: w)
+            w.key("busiestHours").array(busiestHours) { $0.write(to: w) }
+            w.key("events").int(events)
+            w.key("eventsByKind").object(eventsByKind)
+            w.key("eventsInQuietHours").int(eventsInQuietHours)
+            w.key("footsteps").int(footsteps)
+            w.key("footstepsByHourOfDay").array(footstepsByHourOfDay) { w.int($0) }
+            w.key("footstepsByType").object(footstepsByType)
+            w.key("footstepsInQuietHours").int(footstepsInQuietHours)
+            if let levels {
+                w.key("levels")
+                levels.write(to: w)
+            }
+            w.key("nights").int(nights)
+            w.key("nightsDisturbed").int(nightsDisturbed)
+            w.key("otherEvents").int(otherEvents)
+            w.member("peakHour", peakHour)
+        }
+    }
+}
+
+extension ReportJSON.Bouts {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("count").int(count)
+            w.member("longestSeconds", longestSeconds)
+            w.member("longestStart", longestStart)
+            w.member("longestSteps", longestSteps)
+            w.member("meanCadence", meanCadence)
+            w.key("running").int(running)
+            w.key("steps").int(steps)
+            w.key("walking").int(walking)
+        }
+    }
+}
+
+extension ReportJSON.Night {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("bouts").int(bouts)
+            if let busiestHour {
+                w.key("busiestHour")
+                busiestHour.write(to: w)
+            }
+            w.key("date").string(date)
+            w.key("end").date(end)
+            w.member("firstEvent", firstEvent)
+            w.key("footsteps").int(footsteps)
+            w.member("lastEvent", lastEvent)
+            if let levels {
+                w.key("levels")
+                levels.write(to: w)
+            }
+            w.member("loudestLAFmax", loudestLAFmax)
+            w.key("otherEvents").int(otherEvents)
+            w.key("partial").bool(partial)
+            w.key("start").date(start)
+        }
+    }
+}
+
+extension ReportJSON.Rule {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("description").string(description)
+            w.key("exceedanceCount").int(exceedanceCount)
+            w.key("exceedances").array(exceedances) { exceedance in
+                w.object {
+                    w.key("time").date(exceedance.time)
+                    w.key("value").double(exceedance.value)
+                }
+            }
+            w.key("judgeable").bool(judgeable)
+            w.key("metric").string(metric)
+            w.key("minimumPerHour").int(minimumPerHour)
+            w.key("name").string(name)
+            w.member("nightThreshold", nightThreshold)
+            w.key("perNight").object(perNight)
+            w.key("threshold").double(threshold)
+            w.key("verdict").string(verdict)
+            w.key("window").string(window)
+        }
+    }
+}
+
+extension ReportJSON.Event {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.member("clipPath", clipPath)
+            w.member("clipSha256", clipSha256)
+            w.key("confidence").double(confidence)
+            w.key("duration").double(duration)
+            w.member("id", id)
+            w.member("intensity", intensity)
+            w.key("kind").string(kind)
+            w.key("laMax").double(laMax)
+            w.member("lcMax", lcMax)
+            w.key("localTime").string(localTime)
+            w.key("notes").string(notes)
+            w.member("sel", sel)
+            w.member("sessionId", sessionId)
+            w.key("timestamp").date(timestamp)
+            w.key("type").string(type)
+        }
+    }
+}
