@@ -38,7 +38,7 @@ public struct ReportOptions: Sendable {
     public init(
         title: String = "Footstep and impact noise report", address: String = "", notes: String = "",
         source: String = "", generatedAt: Date = Date(), softwareVersion: String = "", paper: ReportPaper = .a4,
-        rules: [ReportRule] = [], maximumListedEvents: Int = 1500, loudestCount: Int = 10
+        rules: [ReportRule] = [], maximumListedEvents: Int = 500, loudestCount: Int = 10
     ) {
         self.title = title
         self.address = address

@@ -3,10 +3,10 @@ import FootstepCore
 import FootstepStore
 import Foundation
 
-/// `footstep-bench report [--events N] [--days D] [--data DIR]`: the cost of the
+/// `footstep-bench report [--events N] [--days D] [--clips N] [--data DIR]`: the cost of the
 /// evidence report on a busy store. Builds (once, cached under `bench-data/`) a store of
 /// `days` daily sessions with `events` events, a level row per minute, bouts, a
-/// calibration and ten clips; then times `footstepctl report` (the release binary next
+/// calibration and `clips` clips (default 10) for events louder than all others; then times `footstepctl report` (the release binary next
 /// to this one) writing the PDF and the HTML for the whole range, and prints the wall and
 /// CPU seconds of each run with footstepctl's own breakdown.
 /// Target: ≤ 5 s for 30 days and 100,000 events.
@@ -14,28 +14,29 @@ enum ReportBenchmark {
     static let first = ISO8601DateFormatter().date(from: "2026-11-01T00:00:00Z")!
 
     static func run(arguments: [String]) throws {
-        var events = 100_000, days = 30
+        var events = 100_000, days = 30, clips = 10
         var data = "bench-data"
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "--events": events = Int(remaining.popFirst() ?? "") ?? events
             case "--days": days = Int(remaining.popFirst() ?? "") ?? days
+            case "--clips": clips = Int(remaining.popFirst() ?? "") ?? clips
             case "--data": data = remaining.popFirst() ?? data
             default:
-                print("usage: footstep-bench report [--events N] [--days D] [--data DIR]")
+                print("usage: footstep-bench report [--events N] [--days D] [--clips N] [--data DIR]")
                 return
             }
         }
         // v2: the ten clipped events are the loudest of the whole range, so the report reads,
         // analyses and embeds their clips (v1 clipped day 1's loudest, which were not in the top ten).
-        let directory = "\(data)/report-v2-\(days)d-\(events)"
+        let directory = "\(data)/report-v2-\(days)d-\(events)" + (clips == 10 ? "" : "-\(clips)clips")
         let database = "\(directory)/footstepd.db"
         if !FileManager.default.fileExists(atPath: "\(directory)/complete") {
             try? FileManager.default.removeItem(atPath: directory)
             let start = Date()
-            try build(at: directory, events: events, days: days)
-            FileManager.default.createFile(atPath: "\(directory)/complete", contents: Data())
+            try build(at: directory, events: events, days: days, clips: clips)
+            _ = FileManager.default.createFile(atPath: "\(directory)/complete", contents: Data())
             print(String(format: "built %@: %d events, %d level minutes in %.1f s", database, events, days * 1440, Date().timeIntervalSince(start)))
         }
 
@@ -80,8 +81,9 @@ enum ReportBenchmark {
         guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return "" }
         var parts: [String] = []
         if let seconds = object["seconds"] as? [String: Double] {
-            for key in ["load", "build"] { if let value = seconds[key] { parts.append(String(format: "%@ %.2f s", key, value)) } }
+            for key in ["load", "build", "clips"] { if let value = seconds[key] { parts.append(String(format: "%@ %.2f s", key, value)) } }
         }
+        if let clips = object["clipsCopied"] as? Int, clips > 0 { parts.append("\(clips) clips copied") }
         for file in object["files"] as? [[String: Any]] ?? [] {
             let bytes = Double(file["bytes"] as? Int ?? 0) / 1e6
             parts.append(String(format: "%@ %.2f s (%.1f MB)", file["format"] as? String ?? "?", file["seconds"] as? Double ?? 0, bytes))
@@ -90,12 +92,11 @@ enum ReportBenchmark {
     }
 
     /// One session per day; 70 % of the events at night (22:00-06:00 UTC).
-    static func build(at directory: String, events: Int, days: Int) throws {
+    static func build(at directory: String, events: Int, days: Int, clips clipCount: Int) throws {
         let database = try FootstepDatabase.open(path: "\(directory)/footstepd.db")
         try database.addCalibration(measuredAt: first.addingTimeInterval(-86400), offsetDB: 108.5, method: "94 dB calibrator", reference: "bench")
         var generator = SeededRandom(seed: 2026)
         let perDay = events / days
-        let clipCount = 10
         for day in 0..<days {
             let dayStart = first.addingTimeInterval(Double(day) * 86400)
             let session = try database.createSession(startedAt: dayStart, device: "synthetic:bench", sampleRate: 16000, timeZone: "UTC", title: "day \(day + 1)")
@@ -106,7 +107,8 @@ enum ReportBenchmark {
                     : Double.random(in: 0..<86400, using: &generator)
             }
             times.sort()
-            // On the first day, ten events louder than any other (62-66 dB against 30-62) get clips.
+            // On the first day, `clipCount` events louder than any other (62-66 dB against 30-62) get
+            // clips: the ten loudest are embedded in the HTML, every listed one is copied next to it.
             let clipped = day == 0 ? Set(times.indices.shuffled(using: &generator).prefix(clipCount)) : []
             let batch = times.enumerated().map { index, seconds -> NewEvent in
                 let isStep = Double.random(in: 0..<1, using: &generator) < 0.85
@@ -130,16 +132,16 @@ enum ReportBenchmark {
                     sessionId: id, startedAt: begin, endedAt: begin.addingTimeInterval(6), steps: 10, cadence: 1.7,
                     dominantType: .heelStrike, kind: .walking))
             }
-            // The clips of the ten loudest events (the report embeds and analyses them).
+            // Their clips (5 s FLAC, about the size the daemon keeps).
+            let samples = (0..<(5 * 16000)).map { (i: Int) -> Float in
+                let decay: Double = exp(-Double(i % 16000) / 3000)
+                return Float(0.3 * decay * sin(Double(i) * 0.024))
+            }
             for index in clipped.sorted() {
                 let eventId = ids[index]
                 let path = "\(directory)/clips/event-\(eventId).flac"
                 try FileManager.default.createDirectory(atPath: "\(directory)/clips", withIntermediateDirectories: true)
                 let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: .flac)
-                let samples = (0..<(5 * 16000)).map { (i: Int) -> Float in
-                    let decay: Double = exp(-Double(i % 16000) / 3000)
-                    return Float(0.3 * decay * sin(Double(i) * 0.024))
-                }
                 try samples.withUnsafeBufferPointer { try writer.write($0) }
                 try writer.close()
                 try database.setEventClip(eventId, path: path, sha256: try FileChecksum.sha256(ofFileAt: path))

@@ -71,7 +71,7 @@ extension FootstepCtl {
         var rules: [ReportRuleArgument] = []
 
         @Option(help: "Most events listed in the PDF and HTML: the loudest that many, plus every event with notes (CSV and JSON list all).")
-        var maxListed: Int = 1500
+        var maxListed: Int = 500
 
         @Flag(help: "Print the files written (and timings) as JSON.")
         var json = false
@@ -108,7 +108,7 @@ extension FootstepCtl {
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
                 audio: ReportClipReader.audio(for:))
             let built = Date()
-            let (files, clips) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
+            let (files, clips, clipSeconds) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
             for failure in clips.failures {
                 FileHandle.standardError.write(Data("footstepctl report: clip \(failure.path) not copied: \(failure.reason)\n".utf8))
             }
@@ -116,7 +116,7 @@ extension FootstepCtl {
                 let output = ReportRunSummary(
                     files: files, clipsCopied: clips.links.count, events: document.events.count,
                     footsteps: document.statistics.footsteps, nights: document.statistics.nights.count, period: input.scope,
-                    seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded)])
+                    seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded), "clips": clipSeconds])
                 print(output.json)
             } else {
                 for file in files { print(file.path) }

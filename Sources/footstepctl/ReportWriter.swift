@@ -15,16 +15,18 @@ struct ReportWriter {
     let baseName: String
 
     /// Writes each format; with HTML, first copies the listed events' clips into `directory/clips/`.
-    func write(_ formats: [ReportFormat]) throws -> (files: [File], clips: ReportClipFolder) {
+    func write(_ formats: [ReportFormat]) throws -> (files: [File], clips: ReportClipFolder, clipSeconds: Double) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw ReportCommandError.cannotCreateDirectory(directory, error.localizedDescription)
         }
         var clips = ReportClipFolder()
+        let copyStart = Date()
         if formats.contains(.html) {
             clips = try ReportClipFolder.copy(clipsOf: document.listedEvents + document.loudest.map(\.event), into: directory)
         }
+        let clipSeconds = Date().timeIntervalSince(copyStart)
         var files: [File] = []
         for format in formats {
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(baseName).\(format.rawValue)").path
@@ -38,7 +40,7 @@ struct ReportWriter {
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             files.append(File(format: format.rawValue, path: path, seconds: Date().timeIntervalSince(start), bytes: bytes))
         }
-        return (files, clips)
+        return (files, clips, clipSeconds)
     }
 }
 

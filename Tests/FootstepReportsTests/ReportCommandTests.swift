@@ -1,6 +1,3 @@
-// Needs FootstepStore in this test target's dependencies (Package.swift); until then
-// the C module GRDBSQLite is not visible here and the suite is compiled out.
-#if canImport(GRDBSQLite)
 import FootstepAudio
 import FootstepCore
 import FootstepReports
@@ -156,4 +153,3 @@ struct ReportCommandTests {
         #expect(badFormat.stderr.contains("--format"))
     }
 }
-#endif

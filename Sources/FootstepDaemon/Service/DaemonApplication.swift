@@ -55,6 +55,7 @@ public enum DaemonApplication {
                 configuration: settings, backend: DaemonControlBackend(daemon: daemon, logger: logger),
                 logger: logger)
             control = server
+            daemon.setControlReadiness { server.isListening }
             services.append(.init(service: server, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         }
         var groupConfiguration = ServiceGroupConfiguration(

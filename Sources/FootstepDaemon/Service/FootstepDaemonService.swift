@@ -35,6 +35,8 @@ public final class FootstepDaemonService: Service, Sendable {
         var storedCalibrationOffset: Double?
         /// End the current session and start a new one (the calibration changed).
         var restartRequested = false
+        /// True once the control socket listens; READY=1 waits for it (up to 5 s).
+        var controlReady: (@Sendable () -> Bool)?
     }
 
     public let source: SourceChoice
@@ -89,6 +91,26 @@ public final class FootstepDaemonService: Service, Sendable {
         control.withLock { $0.configuration = configuration.applying(options) }
     }
 
+    /// Makes `READY=1` wait (at most 5 s) until `isReady` returns true: the
+    /// control socket listens. Set before `run()`.
+    public func setControlReadiness(_ isReady: @escaping @Sendable () -> Bool) {
+        control.withLock { $0.controlReady = isReady }
+    }
+
+    /// Waits until the control socket listens, at most 5 s (a daemon whose
+    /// socket cannot start still records, and says so in the journal).
+    private func waitForControlSocket() async {
+        guard let isReady = control.withLock({ $0.controlReady }) else { return }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !isReady() {
+            guard ContinuousClock.now < deadline, !isShuttingDown else {
+                logger.warning("the control socket is not listening; sending READY=1 anyway")
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Applies a new calibration (already stored by the caller): it wins over
     /// the configuration file's `levels.calibration_offset` from now on, also
     /// after a reload or restart. A running session ends and a new one starts,
@@ -132,6 +154,7 @@ public final class FootstepDaemonService: Service, Sendable {
                     update { $0.state = .idle; $0.sessionId = nil }
                     if !readySent {
                         // Up and waiting (stopped, or outside the schedule's windows).
+                        await waitForControlSocket()
                         notifier.ready(status: status.line)
                         readySent = true
                     }
@@ -250,6 +273,7 @@ public final class FootstepDaemonService: Service, Sendable {
             "session \(sessionId) started from \(audio.name) (\(format))",
             metadata: ["message_id": "\(MessageID.sessionStarted)", "footstep.session": "\(sessionId)"])
         if !readySent {
+            await waitForControlSocket()
             notifier.ready(status: status.line)
             readySent = true
         } else {
