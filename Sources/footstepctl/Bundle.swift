@@ -87,7 +87,7 @@ extension FootstepCtl {
         private func writeReport(into directory: String, database: String) -> String? {
             var arguments = [
                 "--database", database, "--period", "\(ExportDate.iso(from.date))..\(ExportDate.iso(to.date))",
-                "--format", reportFormat, "--output", directory,
+                "--format", reportFormat, "--output", directory, "--quiet",
             ]
             if let timeZone { arguments += ["--time-zone", timeZone] }
             do {

@@ -76,6 +76,10 @@ extension FootstepCtl {
         @Flag(help: "Print the files written (and timings) as JSON.")
         var json = false
 
+        /// For `bundle`, which writes the report into a staging directory and prints its own summary.
+        @Flag(help: .hidden)
+        var quiet = false
+
         @Option(name: .customLong("audio"), help: "Report on this recording instead of the store (repeatable; in time order).", completion: .file())
         var audioFiles: [String] = []
 
@@ -118,7 +122,7 @@ extension FootstepCtl {
                     footsteps: document.statistics.footsteps, nights: document.statistics.nights.count, period: input.scope,
                     seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded), "clips": clipSeconds])
                 print(output.json)
-            } else {
+            } else if !quiet {
                 for file in files { print(file.path) }
                 if !clips.links.isEmpty { print("\(clips.links.count) clips copied to \(output)/\(ReportClipFolder.folderName)") }
                 print(document.headline)
