@@ -38,12 +38,21 @@ def ensure_venv():
     os.execv(python, [python] + sys.argv)
 
 
-def generate(split, scenarios, path, jobs, real_dir):
+def generate(split, scenarios, path, jobs, real_dir, labelled_dir=None):
     subprocess.check_call(["swift", "build", "-c", "release", "--scratch-path", ".build-cls", "--product",
                            "footstep-dataset"], cwd=ROOT)
     subprocess.check_call([os.path.join(ROOT, ".build-cls", "release", "footstep-dataset"), "--split", split,
                            "--scenarios", str(scenarios), "--jobs", str(jobs), "-o", path]
-                          + (["--real", real_dir] if real_dir else []), cwd=ROOT)
+                          + (["--real", real_dir] if real_dir else [])
+                          + (["--labelled", labelled_dir] if labelled_dir else []), cwd=ROOT)
+
+
+def make_labelled(real_dir, labelled_dir, files):
+    """Walks and runs built from the real footstep samples of the training side (tools/real_footstep_check.py)."""
+    if os.path.isdir(labelled_dir) and any(n.endswith(".wav") for n in os.listdir(labelled_dir)):
+        return
+    subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "real_footstep_check.py"), "--data", real_dir,
+                           "--make-training", labelled_dir, "--files", str(files), "--duration", "120"], cwd=ROOT)
 
 
 def load(path):
@@ -172,10 +181,14 @@ def main():
     ap.add_argument("--real-dir", default="/tmp/train-data/wav",
                     help="real negative recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); '' to skip")
     ap.add_argument("--hidden", type=int, default=32, help="hidden units; 0 = multinomial logistic regression")
+    ap.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty of the MLP")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--real-weight", type=float, default=3.0, help="training weight of real negative recordings")
     ap.add_argument("--other-weight", type=float, default=3.0,
                     help="training weight of `other` events (a false footstep costs more than a missed type)")
+    ap.add_argument("--labelled-files", type=int, default=60,
+                    help="two-minute recordings built from real footstep samples for training (0: none; needs --real-dir)")
+    ap.add_argument("--labelled-weight", type=float, default=1.0, help="training weight of those recordings' footsteps")
     ap.add_argument("--output", default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -185,8 +198,12 @@ def main():
         print(f"note: {args.real_dir} not found; training without real negatives (run tools/training-data/fetch.sh)")
     train_csv = os.path.join(args.data_dir, "train.csv")
     val_csv = os.path.join(args.data_dir, "validation.csv")
+    labelled_dir = None
+    if real_dir and args.labelled_files > 0:
+        labelled_dir = os.path.join(args.data_dir, "labelled")
+        make_labelled(real_dir, labelled_dir, args.labelled_files)
     if not (args.reuse and os.path.exists(train_csv)):
-        generate("train", args.train_scenarios, train_csv, args.jobs, real_dir)
+        generate("train", args.train_scenarios, train_csv, args.jobs, real_dir, labelled_dir)
     if not (args.reuse and os.path.exists(val_csv)):
         generate("validation", args.validation_scenarios, val_csv, args.jobs, real_dir)
 
@@ -214,12 +231,13 @@ def main():
     standardise = lambda A: (A - mean) / scale
 
     if args.hidden > 0:
-        model = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=1e-3,
+        model = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=args.alpha,
                               max_iter=800, random_state=args.seed, tol=1e-5)
     else:
         model = LogisticRegression(C=1.0, max_iter=3000)
     weights = np.where(y[~cal] == CLASSES.index("other"), args.other_weight, 1.0)
     weights[np.char.startswith(sources[~cal], "real-")] = args.real_weight
+    weights[np.char.startswith(sources[~cal], "labelled-") & (y[~cal] != CLASSES.index("other"))] = args.labelled_weight
     model.fit(standardise(X[~cal]), y[~cal], sample_weight=weights)
     temperature = fit_temperature(logits(model, standardise(X[cal])), y[cal])
     train_seconds = time.time() - started
@@ -259,7 +277,9 @@ def main():
         "formatVersion": 1,
         "featureVersion": feature_version,
         "trainingDataVersion": f"{dataset_version}/train{args.train_scenarios}/seed{args.seed}"
-                               + (f"/real{int(np.char.startswith(sources, 'real-').sum())}" if real_rows else ""),
+                               + (f"/real{int(np.char.startswith(sources, 'real-').sum())}" if real_rows else "")
+                               + (f"/labelled{int(np.char.startswith(sources, 'labelled-').sum())}"
+                                  if np.char.startswith(sources, "labelled-").any() else ""),
         "classes": CLASSES,
         "features": names,
         "means": mean.tolist(),

@@ -93,15 +93,7 @@ enum DatasetPlan {
             source: source, configuration: AnalysisConfiguration(), classifier: FeatureRecordingClassifier(log: log))
         precondition(result.events.count == log.rows.count)
         let split = scenario.seed >= Split.validation.seedBase ? "validation" : "train"
-        // Each truth takes its nearest unmatched detection within the tolerance (as DetectionScore).
-        var matched = [Int?](repeating: nil, count: log.onsets.count)
-        for (t, event) in truth.enumerated() {
-            var best: Int?
-            for (d, onset) in log.onsets.enumerated() where abs(onset - event.onset) <= tolerance && matched[d] == nil {
-                if best == nil || abs(onset - event.onset) < abs(log.onsets[best!] - event.onset) { best = d }
-            }
-            if let best { matched[best] = t }
-        }
+        let matched = match(truth: truth.map(\.onset), detections: log.onsets, tolerance: tolerance)
         return log.rows.indices.map { d in
             let event = matched[d].map { truth[$0] }
             let label = event?.footstepType?.rawValue ?? EventKind.other.rawValue
@@ -119,5 +111,18 @@ enum DatasetPlan {
                 floor: scenario.floor.rawValue, features: log.rows[d])
         }
     }
-}
 
+    /// For each detection, the index of the truth it matches: each truth takes its
+    /// nearest unmatched detection within the tolerance (as `DetectionScore`).
+    static func match(truth: [Double], detections: [Double], tolerance: Double) -> [Int?] {
+        var matched = [Int?](repeating: nil, count: detections.count)
+        for (t, onset) in truth.enumerated() {
+            var best: Int?
+            for (d, detected) in detections.enumerated() where abs(detected - onset) <= tolerance && matched[d] == nil {
+                if best == nil || abs(detected - onset) < abs(detections[best!] - onset) { best = d }
+            }
+            if let best { matched[best] = t }
+        }
+        return matched
+    }
+}

@@ -37,7 +37,9 @@ enum RealNegatives {
         for line in lines {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard fields.count > max(package, path, category), categories.contains(fields[category]) else { continue }
-            var name = fields[package] + "__" + fields[path].replacingOccurrences(of: "/", with: "_")
+            // fetch.sh flattens both '/' and a group archive's '::' (OpenClonk) into '_'.
+            var name = fields[package] + "__" + fields[path].replacingOccurrences(of: "::", with: "_")
+                .replacingOccurrences(of: "/", with: "_")
             if let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
             name += ".wav"
             let file = (directory as NSString).appendingPathComponent(name)

@@ -42,6 +42,9 @@ struct FootstepDataset: ParsableCommand {
     @Option(help: "Directory of fetched real recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); their detections are added as `other`.")
     var real: String?
 
+    @Option(help: "Directory of labelled recordings (NAME.wav with NAME.csv: onset_s,kind,label), e.g. from tools/real_footstep_check.py --make-training; added to the split.")
+    var labelled: String?
+
     @Option(help: "Instead of a dataset, time the model classifier on this many seconds of the mixed scenario.")
     var benchmark: Double?
 
@@ -84,6 +87,12 @@ struct FootstepDataset: ParsableCommand {
                 }
             }
         }
+        var labelledRows: [DatasetRow] = []
+        if let labelled {
+            for file in try LabelledRecordings.files(in: labelled) {
+                labelledRows += try LabelledRecordings.rows(file: file, split: split == .train ? .train : .validation)
+            }
+        }
         var text = DatasetRow.header + "\n"
         var counts: [String: Int] = [:]
         let all = results.withLock { $0 }
@@ -96,6 +105,10 @@ struct FootstepDataset: ParsableCommand {
         for row in realRows {
             text += row.csvLine + "\n"
             counts["other (real)", default: 0] += 1
+        }
+        for row in labelledRows {
+            text += row.csvLine + "\n"
+            counts[row.label + " (labelled)", default: 0] += 1
         }
         if output == "-" {
             print(text, terminator: "")
