@@ -36,6 +36,7 @@ public struct OnsetDetector: ~Copyable {
     private var backgroundLAF = -200.0
     private var openEvent: OpenEvent?
     private var previousOnset: Int64?
+    private var cadence: CadenceTracker
     private var refinementScratch: [Float]
 
     private static let warmUpFrames = 30
@@ -53,6 +54,10 @@ public struct OnsetDetector: ~Copyable {
     /// long way, for tens of milliseconds. This gate is what lets the flux
     /// threshold be low enough for steps at 0–5 dB SNR.
     static let minimumExcessPerBand = 3.3
+    /// Where the rhythm of the last onsets says a step is due (`CadenceTracker`),
+    /// the flux threshold and the excess gate are scaled by these factors.
+    static let expectedStepThresholdFactor = 0.6
+    static let expectedStepExcessFactor = 0.7
     private static let endHoldFrames = 3
 
     private struct OpenEvent {
@@ -108,6 +113,7 @@ public struct OnsetDetector: ~Copyable {
         recentLevels = [BlockLevels](repeating: BlockLevels(), count: 16)
         history = SampleHistory(minimumCapacity: Int(rate * 4))
         refinementScratch = [Float](repeating: 0, count: Int(rate * 0.25))
+        cadence = CadenceTracker(sampleRate: rate)
     }
 
     /// A 4th-order Butterworth low-pass as two biquads (RBJ cookbook).
@@ -135,12 +141,18 @@ public struct OnsetDetector: ~Copyable {
         let threshold = adaptiveThreshold()
         detectionHistory.push(value)
 
-        // A local maximum one frame ago, above its threshold, is an onset.
-        if detection.previous > detection.previousThreshold, detection.previous >= detection.beforePrevious,
-            detection.previous > value, frameIndex > Self.warmUpFrames
+        // A local maximum one frame ago, above its threshold, is an onset; a lower
+        // one where the gait's rhythm expects the next step.
+        if detection.previous > detection.previousThreshold * Self.expectedStepThresholdFactor,
+            detection.previous >= detection.beforePrevious, detection.previous > value, frameIndex > Self.warmUpFrames
         {
+            let expected = cadence.expectsStep(at: history.endFrame - Int64(high.fftSize / 2) - Int64(hopFrames))
+            let thresholdFactor = expected ? Self.expectedStepThresholdFactor : 1
+            let excessFactor = expected ? Self.expectedStepExcessFactor : 1
             // The flux peak must also stand out of the noise floor as a whole (see `minimumExcessPerBand`).
-            if currentExcess >= Self.minimumExcessPerBand * Double(high.bandCount + low.bandCount) {
+            if detection.previous > detection.previousThreshold * thresholdFactor,
+                currentExcess >= Self.minimumExcessPerBand * excessFactor * Double(high.bandCount + low.bandCount)
+            {
                 onsetFound(strength: detection.previous / detection.previousThreshold, ended: &ended)
             }
         }
@@ -213,6 +225,7 @@ public struct OnsetDetector: ~Copyable {
         }
         openEvent = event
         previousOnset = onset
+        cadence.record(onset)
     }
 
     private var minimumInterOnsetFrames: Int64 {
