@@ -24,10 +24,10 @@ extension FootstepCtl {
                   footstepctl bundle --from -7d --to now --include-audio -o /media/usb/evidence
                 """)
 
-        @Option(help: ArgumentHelp("Start of the period (\(TimeArgument.help)).", valueName: "TIME"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Start of the period (\(TimeArgument.help)).", valueName: "TIME"))
         var from: TimeArgument
 
-        @Option(help: ArgumentHelp("End of the period, excluded.", valueName: "TIME"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("End of the period, excluded.", valueName: "TIME"))
         var to: TimeArgument
 
         @Option(name: .shortAndLong, help: "A new directory, or a file ending in .zip.", completion: .file())

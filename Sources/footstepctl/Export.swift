@@ -30,10 +30,10 @@ extension FootstepCtl {
         @Option(help: "The session to export (see `footstepctl sessions`).")
         var session: Int64?
 
-        @Option(help: ArgumentHelp("Start of the range (\(TimeArgument.help)).", valueName: "TIME"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Start of the range (\(TimeArgument.help)).", valueName: "TIME"))
         var from: TimeArgument?
 
-        @Option(help: ArgumentHelp("End of the range, excluded.", valueName: "TIME"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("End of the range, excluded.", valueName: "TIME"))
         var to: TimeArgument?
 
         @Option(name: .shortAndLong, help: "The JSON file to write, or - for stdout.", completion: .file(extensions: ["json"]))

@@ -93,6 +93,26 @@ struct EvidenceCommandTests {
         #expect(missing.stderr.contains("no footstepd database at"))
     }
 
+    /// `--from -7d` is a value, not an unknown option (ArgumentParser's default
+    /// would refuse a value starting with a dash).
+    @Test func relativeTimesWithALeadingDashAreAcceptedAsValues() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.makeStore(in: directory)
+        let output = directory.appending("recent.json")
+        let export = try Self.ctl(["export", "--from", "-7d", "--to", "now", "--database", store.path, "-o", output])
+        #expect(export.status == 0, "\(export.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        #expect(object?["format"] as? String == "footstepd.range-export.v1")
+        let range = try #require(object?["range"] as? [String: Any])
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let from = try #require((range["from"] as? String).flatMap { fractional.date(from: $0) ?? ISO8601DateFormatter().date(from: $0) })
+        #expect(abs(from.timeIntervalSinceNow + 7 * 86_400) < 600, "\(range)")
+        let wrong = try Self.ctl(["export", "--from", "-7x", "--to", "now", "--database", store.path, "-o", output])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("-7x"), "\(wrong.stderr)")
+    }
+
     @Test func aZippedBundleVerifiesAndTamperingWithItsDirectoryIsNamed() throws {
         let directory = try TemporaryDirectory()
         let store = try Self.makeStore(in: directory)

@@ -82,13 +82,13 @@ struct ReportUnitTests {
         #expect(Self.values("PrivateNetwork", in: text) == ["yes"])
     }
 
-    @Test func thePruneStepDeletesOnlyReportsOlderThan30Days() throws {
+    @Test func thePruneStepsDeleteOnlyReportsAndClipsOlderThan30Days() throws {
         let directory = try TemporaryDirectory()
-        let prune = try #require(Self.values("ExecStartPost", in: try Self.unit("footstepd-report.service")).first)
-        let arguments = prune.replacingOccurrences(of: "/var/lib/footstepd/reports", with: directory.path)
-            .split(separator: " ").map(String.init)
-        let old = ["footstep-report-2026-10-01-night.pdf", "footstep-report-2026-10-01-night.html"]
-        let recent = ["footstep-report-2026-11-20-night.pdf", "notes.txt"]
+        let prunes = Self.values("ExecStartPost", in: try Self.unit("footstepd-report.service"))
+        #expect(prunes.count == 2)
+        let old = ["footstep-report-2026-10-01-night.pdf", "footstep-report-2026-10-01-night.html", "clips/event-12.flac"]
+        let recent = ["footstep-report-2026-11-20-night.pdf", "notes.txt", "clips/event-900.flac"]
+        try FileManager.default.createDirectory(atPath: directory.appending("clips"), withIntermediateDirectories: true)
         for name in old + recent + ["keep-me-old.txt"] {
             try "x".write(toFile: directory.appending(name), atomically: true, encoding: .utf8)
         }
@@ -96,10 +96,18 @@ struct ReportUnitTests {
         for name in old + ["keep-me-old.txt"] {
             try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: directory.appending(name))
         }
-        let result = try Self.run(arguments)
-        #expect(result.status == 0, "\(result.output)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(left == (recent + ["keep-me-old.txt"]).sorted())
+        for prune in prunes {
+            let arguments = prune.replacingOccurrences(of: "/var/lib/footstepd/reports", with: directory.path)
+                .split(separator: " ").map(String.init)
+            let result = try Self.run(arguments)
+            #expect(result.status == 0, "\(prune): \(result.output)")
+        }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: directory.path).sorted()
+        #expect(left == (recent + ["keep-me-old.txt", "clips"]).sorted())
+        // A report folder without clips (PDF only) is not an error.
+        try FileManager.default.removeItem(atPath: directory.appending("clips"))
+        let clipsPrune = prunes.last!.replacingOccurrences(of: "/var/lib/footstepd/reports", with: directory.path)
+        #expect(try Self.run(clipsPrune.split(separator: " ").map(String.init)).status == 0)
     }
 
     @Test func theTimerFiresDailyAfterTheNightAndCatchesUpAfterDowntime() throws {

@@ -85,9 +85,9 @@ extension FootstepCtl {
 
 /// The filters of `events list`.
 struct EventFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Events at or after this time (\(TimeArgument.help)).", valueName: "TIME"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events at or after this time (\(TimeArgument.help)).", valueName: "TIME"))
     var from: TimeArgument?
-    @Option(help: ArgumentHelp("Events before this time.", valueName: "TIME"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events before this time.", valueName: "TIME"))
     var to: TimeArgument?
     @Option(help: "Only this session.") var session: Int64?
     @Option(help: "Only this footstep type: \(FootstepType.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -5,7 +5,7 @@ import Foundation
 /// A point in time on the command line: `2025-01-31T22:00:00Z` (ISO 8601),
 /// `2025-01-31T22:00` or `2025-01-31 22:00` (local), `2025-01-31` (local
 /// midnight), `now`, `today`, `yesterday`, or a time back from now such as
-/// `30m`, `2h`, `7d` (also written `2h ago`, or `--from=-2h`).
+/// `30m`, `2h`, `7d` (also written `2h ago` or `-2h`: `--from -2h` works).
 struct TimeArgument: ExpressibleByArgument, Sendable {
     let date: Date
 
