@@ -8,6 +8,10 @@
 #  2. RSS growth over an accelerated 24-hour-equivalent run of the demo scenario
 #     (a night upstairs, 86,400 s of audio as fast as the CPU allows), sampled
 #     every second: growth after the first 10 % (warm-up).
+# RSS figures are VmRSS (the headline), split as in /proc/PID/status into
+# anonymous memory (RssAnon: heap, stacks) and file-backed pages (RssFile:
+# mapped code and data of the binary and its libraries, the database's
+# WAL index), sampled at the same instants.
 #  3. Store throughput (events/s appended with the hash chain, release build)
 #     from `footstep-bench store` when that subcommand is built in.
 #
@@ -30,6 +34,11 @@ trap cleanup EXIT
 # CPU seconds (user+system) of a process, from /proc/PID/stat.
 cpu_seconds() { awk -v t="$ticks" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$1/stat"; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# "VmRSS RssAnon RssFile+RssShmem" in kB, from one read of /proc/PID/status.
+rss_split_kb() {
+  awk '/^VmRSS:/ { v = $2 } /^RssAnon:/ { a = $2 } /^RssFile:/ { f += $2 } /^RssShmem:/ { f += $2 }
+    END { if (v != "") print v, a, f }' "/proc/$1/status"
+}
 
 config="$work/footstepd.toml"
 cat > "$config" <<TOML
@@ -77,20 +86,25 @@ pids+=("$daemon")
 sleep 5  # warm-up: model, store, first file
 cpu0=$(cpu_seconds "$daemon")
 t0=$(date +%s.%N)
-peak=0
+peak=0 peak_anon=0 peak_file=0 last=""
 for _ in $(seq "$realtime_seconds"); do
   sleep 1
   kill -0 "$daemon" 2> /dev/null || { echo "bench-daemon: footstepd ended early:"; tail -5 "$work/realtime.log"; exit 1; }
-  rss=$(rss_kb "$daemon")
-  [ "$rss" -gt "$peak" ] && peak=$rss
+  read -r rss anon file <<< "$(rss_split_kb "$daemon")"
+  [ "$rss" -gt "$peak" ] && { peak=$rss; peak_anon=$anon; peak_file=$file; }
+  last="$rss $anon $file"
 done
+read -r last_rss last_anon last_file <<< "$last"
 cpu1=$(cpu_seconds "$daemon")
 t1=$(date +%s.%N)
 kill -TERM "$daemon"
 wait "$daemon" || true
-awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$source_kind" 'BEGIN {
+awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$source_kind" \
+  -v anon="$peak_anon" -v file="$peak_file" -v lrss="$last_rss" -v lanon="$last_anon" -v lfile="$last_file" 'BEGIN {
   printf "footstepd capturing 16 kHz mono in real time for %.0f s from %s: CPU %.2f %% of one core, peak RSS %.1f MB\n",
-    t1 - t0, src, 100 * (c1 - c0) / (t1 - t0), rss / 1024 }'
+    t1 - t0, src, 100 * (c1 - c0) / (t1 - t0), rss / 1024
+  printf "  RSS split at the peak: anonymous %.1f MB, file-backed %.1f MB; at the end: RSS %.1f MB, anonymous %.1f MB, file-backed %.1f MB\n",
+    anon / 1024, file / 1024, lrss / 1024, lanon / 1024, lfile / 1024 }'
 
 # --- 2. accelerated 24-hour-equivalent run ---------------------------------
 seconds=$((hours_equivalent * 3600))
@@ -102,21 +116,23 @@ pids+=("$daemon")
 samples="$work/day-rss.txt"
 : > "$samples"
 while kill -0 "$daemon" 2> /dev/null; do
-  rss=$(rss_kb "$daemon" 2> /dev/null || true)
-  [ -n "$rss" ] && echo "$(date +%s.%N) $rss" >> "$samples"
+  split=$(rss_split_kb "$daemon" 2> /dev/null || true)
+  [ -n "$split" ] && echo "$(date +%s.%N) $split" >> "$samples"
   sleep 1
 done
 wait "$daemon" || { echo "bench-daemon: the 24-hour run failed:"; tail -5 "$work/day.log"; exit 1; }
 end=$(date +%s.%N)
 events=$(sqlite3 "$work/day/footstepd.db" "SELECT COUNT(*) FROM event" 2> /dev/null || echo "?")
 awk -v start="$start" -v end="$end" -v audio="$seconds" -v events="$events" '
-  { t[NR] = $1; r[NR] = $2 }
+  { t[NR] = $1; r[NR] = $2; a[NR] = $3; f[NR] = $4 }
   END {
     warm = int(NR / 10) + 1
-    lo = r[warm]; hi = r[warm]
-    for (i = warm; i <= NR; i++) { if (r[i] > hi) hi = r[i]; if (r[i] < lo) lo = r[i] }
+    hi = r[warm]; ahi = a[warm]; fhi = f[warm]
+    for (i = warm; i <= NR; i++) { if (r[i] > hi) hi = r[i]; if (a[i] > ahi) ahi = a[i]; if (f[i] > fhi) fhi = f[i] }
     printf "footstepd, %d h of demo audio in %.0f s (%.0fx real time), %s events: RSS %.1f MB after warm-up, %.1f MB at the end, growth %.2f MB (max - value after the first 10 %%)\n",
-      audio / 3600, end - start, audio / (end - start), events, r[warm] / 1024, r[NR] / 1024, (hi - r[warm]) / 1024 }' "$samples"
+      audio / 3600, end - start, audio / (end - start), events, r[warm] / 1024, r[NR] / 1024, (hi - r[warm]) / 1024
+    printf "  growth split (max - value after the first 10 %%, each on its own): anonymous %.2f MB (%.1f -> %.1f MB at the end), file-backed %.2f MB (%.1f -> %.1f MB)\n",
+      (ahi - a[warm]) / 1024, a[warm] / 1024, a[NR] / 1024, (fhi - f[warm]) / 1024, f[warm] / 1024, f[NR] / 1024 }' "$samples"
 
 # --- 3. store throughput ----------------------------------------------------
 if [ -x "$bin/footstep-bench" ] && output=$("$bin/footstep-bench" store "$work/store.db" 2>&1) \

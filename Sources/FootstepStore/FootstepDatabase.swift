@@ -53,10 +53,17 @@ public struct FootstepDatabase: Sendable {
     /// Opens (or creates) the database file at `path` in WAL mode, creating missing
     /// parent directories (mode 0750), and migrates it.
     ///
-    /// - Parameter path: e.g. `/var/lib/footstepd/footstepd.db` (systemd's StateDirectory).
+    /// - Parameters:
+    ///   - path: e.g. `/var/lib/footstepd/footstepd.db` (systemd's StateDirectory).
+    ///   - pageCacheKiB: The most memory each connection (the writer and every reader of the
+    ///     pool) keeps in its SQLite page cache, in KiB (`PRAGMA cache_size = -N`). Nil keeps
+    ///     SQLite's default of 2,000 KiB per connection, which suits short-lived tools. A
+    ///     long-running process should pass a bound: a connection keeps every page it has
+    ///     touched until the cache is full, so the writer's cache grows with the file (all
+    ///     the pages an append-only table has ever had as its last leaf) up to that limit.
     /// - Throws: ``StoreError/cannotOpen(path:message:)``, ``StoreError/schemaTooNew(path:)``,
     ///   ``StoreError/corrupt(path:message:)``, ``StoreError/readOnly(path:message:)``…
-    public static func open(path: String) throws(StoreError) -> FootstepDatabase {
+    public static func open(path: String, pageCacheKiB: Int? = nil) throws(StoreError) -> FootstepDatabase {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
@@ -69,7 +76,8 @@ public struct FootstepDatabase: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
+            pool = try DatabasePool(
+                path: path, configuration: makeConfiguration(readOnly: false, pageCacheKiB: pageCacheKiB))
         } catch {
             throw StoreError.map(error, path: path)
         }
@@ -115,13 +123,19 @@ public struct FootstepDatabase: Sendable {
     }
 
     /// Connection settings: foreign keys on, a 5 s busy timeout against other
-    /// processes (an sqlite3 shell), optional read-only mode.
-    static func makeConfiguration(readOnly: Bool) -> Configuration {
+    /// processes (an sqlite3 shell), optional read-only mode, and optionally a
+    /// bounded page cache on every connection (see ``open(path:pageCacheKiB:)``).
+    static func makeConfiguration(readOnly: Bool, pageCacheKiB: Int? = nil) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
         configuration.label = "FootstepStore"
+        if let pageCacheKiB {
+            // A negative cache_size is a budget in KiB, whatever the page size.
+            let pragma = "PRAGMA cache_size = -\(max(pageCacheKiB, 1))"
+            configuration.prepareDatabase { db in try db.execute(sql: pragma) }
+        }
         return configuration
     }
 

@@ -41,6 +41,7 @@ struct Footstepd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.apply()  // before the daemon's threads allocate (see MallocTuning)
         let path = config ?? DaemonConfiguration.defaultPath
         let configuration: DaemonConfiguration
         do {

@@ -36,6 +36,33 @@ import Testing
         }
     }
 
+    @Test func pageCacheBudgetAppliesToTheWriterAndEveryReader() async throws {
+        try await withTemporaryDirectoryAsync { dir in
+            let path = dir + "/footstepd.db"
+            let bounded = try FootstepDatabase.open(path: path, pageCacheKiB: 512)
+            let pool = try #require(bounded.reader as? any DatabaseWriter)
+            let writerCache = try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+            #expect(writerCache == -512)
+            // Overlapping reads, each holding its connection a moment, run on separate reader connections.
+            let readerCaches = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        try await pool.read { db in
+                            usleep(50_000)
+                            return try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(readerCaches == [-512, -512, -512])
+
+            let standard = try FootstepDatabase.open(path: path)
+            let standardCache = try await standard.reader.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+            #expect(standardCache == -2000)  // SQLite's default, for short-lived tools
+        }
+    }
+
     @Test func onDiskDatabaseUsesWALAndForeignKeys() throws {
         try withTemporaryDirectory { dir in
             let store = try FootstepDatabase.open(path: dir + "/footstepd.db")

@@ -188,8 +188,21 @@ public final class FootstepDaemonService: Service, Sendable {
         } catch {
             throw DaemonError("cannot create the state directory \(configuration.stateDirectory): \(error.localizedDescription)")
         }
-        return try FootstepDatabase.open(path: configuration.databasePath)
+        return try FootstepDatabase.open(path: configuration.databasePath, pageCacheKiB: Self.storePageCacheKiB)
     }
+
+    /// The SQLite page cache of each of the daemon's store connections, in KiB.
+    ///
+    /// SQLite's default (2,000 KiB per connection) is never reached by a short
+    /// run but is by a daemon: the writer keeps every page it has appended to,
+    /// so its cache grew by about 1.5 MB per day of events and levels until the
+    /// limit, and each reader can fill its own. The daemon's writes touch the
+    /// last leaf and the interior pages of about 25 tables and indexes (well
+    /// under 100 pages of 4 KiB); its reads (control-socket queries,
+    /// housekeeping) start from a cache that a WAL commit by the writer has
+    /// reset anyway. Pages beyond the budget are read again from the kernel's
+    /// page cache.
+    static let storePageCacheKiB = 512
 
     /// The classifier model: `detection.model_path`, or the built-in one.
     private func loadModel(_ configuration: DaemonConfiguration) throws -> FootstepModel {
