@@ -79,12 +79,13 @@ extension FootstepDatabase {
         }
     }
 
-    /// The audio files of a session, in time order.
+    /// The audio files of a session, in order (by first frame: file start times
+    /// can be re-anchored to the wall clock, frames never go back).
     public func audioFiles(session sessionId: Int64) throws(StoreError) -> [AudioFileRecord] {
         try read { db in
             try AudioFileRecord
                 .filter(AudioFileRecord.Columns.sessionId == sessionId)
-                .order(AudioFileRecord.Columns.startedAt, AudioFileRecord.Columns.id)
+                .order(AudioFileRecord.Columns.startFrame, AudioFileRecord.Columns.id)
                 .fetchAll(db)
         }
     }

@@ -84,6 +84,27 @@ struct RecordingTests {
         #expect(worst < 1.0 / 16000)
     }
 
+    /// A device that delivers a burst faster than real time (a buffer catching up)
+    /// must not re-anchor a roll to before the previous file's start.
+    @Test func reanchoredStartsNeverGoBackInTime() throws {
+        let directory = try TemporaryDirectory()
+        let rate = 16000
+        let anchor = Date(timeIntervalSince1970: 1_763_769_600.99)  // 10 ms before a boundary
+        let writer = try RollingAudioWriter(
+            directory: directory.appending("audio"), container: .wav, format: AudioFormat(sampleRate: rate, channels: 1),
+            sessionId: 4, anchor: anchor, rollInterval: 1, syncInterval: 1)
+        var opened: [RollingAudioWriter.OpenedFile] = []
+        writer.onOpen = { opened.append($0) }
+        let samples = Self.signal(frames: 2048)
+        // 128 ms of audio captured 20 ms after the anchor: taken at face value, the
+        // roll at frame 160 would have been captured 98 ms before the session began.
+        try samples.withUnsafeBufferPointer { try writer.write($0, frames: 2048, capturedUntil: anchor.addingTimeInterval(0.02)) }
+        try writer.close()
+        #expect(opened.count == 2)
+        #expect(opened.map(\.startFrame) == [0, 160])
+        #expect(opened[1].startedAt > opened[0].startedAt, "\(opened.map(\.startedAt))")
+    }
+
     @Test func wavLeftWithZeroLengthsIsRepairedFromItsSize() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("killed.wav")

@@ -64,6 +64,8 @@ public final class RollingAudioWriter {
     /// The wall-clock boundary that closed the last file, and the wall clock of a
     /// session frame of the block being written (for re-anchoring at that roll).
     private var rolledAt: Double?
+    /// Start time of the last file opened: a re-anchored start never goes before it.
+    private var lastFileStart: Date?
     private var wallClockReference: (frame: Int64, time: Date)?
 
     /// - Parameters:
@@ -188,8 +190,11 @@ public final class RollingAudioWriter {
             // the wall clock says when that frame was really captured.
             nominalStart = rolled
             if let reference = wallClockReference {
-                let wall = reference.time.addingTimeInterval(
+                var wall = reference.time.addingTimeInterval(
                     -Double(reference.frame - sessionFrame) / Double(format.sampleRate))
+                // A block delivered faster than real time (a buffered device catching up)
+                // would put the roll before the previous file's start: keep starts in order.
+                if let lastFileStart, wall <= lastFileStart { wall = lastFileStart.addingTimeInterval(0.001) }
                 drift = wall.timeIntervalSince(time(ofFrame: sessionFrame))
                 moveAnchor(to: wall)
             }
@@ -214,6 +219,7 @@ public final class RollingAudioWriter {
         let writer = try AudioFileWriter(path: path, format: format, container: container)
         let opened = OpenedFile(path: path, startFrame: sessionFrame, startedAt: start, clockDrift: drift)
         current = (writer, opened, rollFrame, boundary)
+        lastFileStart = start
         lastSync = .now
         onOpen(opened)
     }

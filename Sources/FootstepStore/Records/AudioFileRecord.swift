@@ -71,6 +71,7 @@ extension AudioFileRecord: FetchableRecord, MutablePersistableRecord {
         public static let sessionId = Column("sessionId")
         public static let path = Column("path")
         public static let startedAt = Column("startedAt")
+        public static let startFrame = Column("startFrame")
         public static let sha256 = Column("sha256")
         public static let bytes = Column("bytes")
     }
