@@ -33,21 +33,10 @@ import sys
 import tempfile
 import wave
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENV = os.path.join(ROOT, "tools", ".venv")
+from train_classifier import ROOT, ensure_venv  # same directory: the shared venv
+
 RATE = 16000
 DISTRACTOR_CATEGORIES = {"door", "knock", "drop", "thud"}
-
-
-def ensure_venv():
-    python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(python):
-        subprocess.check_call([sys.executable, "-m", "venv", VENV])
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "-r",
-                               os.path.join(ROOT, "tools", "requirements-train.txt")])
-    os.execv(python, [python] + sys.argv)
 
 
 def fnv1a(name):
