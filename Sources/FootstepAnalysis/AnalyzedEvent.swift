@@ -12,6 +12,8 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
     public var kind: EventKind
     public var type: FootstepType
     public var confidence: Double
+    /// The classifier's probability that this is a footstep of any type.
+    public var footstepProbability: Double
     public var intensity: Intensity
     /// LAFmax of the event (calibrated dB(A)).
     public var laMax: Double
@@ -33,6 +35,7 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
         kind = classification.kind
         type = classification.type
         confidence = classification.confidence
+        footstepProbability = classification.footstepProbability
         intensity = classification.intensity
         laMax = event.lafMax
         lcMax = event.lcfMax

@@ -3,12 +3,14 @@ import FootstepClassifier
 import FootstepDSP
 
 /// The second half of the analysis: onset detector → event segment →
-/// classifier, one 10 ms hop (with the level meter's figures for it) at a time.
+/// classifier → gait context, one 10 ms hop (with the level meter's figures
+/// for it) at a time.
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     private(set) var classifier: Classifier
     private var detector: OnsetDetector
+    private var gaitContext: GaitContextRefiner?
     private var segment: [Float]
     private let preRollFrames: Int
     private let sampleRate: Double
@@ -16,7 +18,11 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     var hopFrames: Int { detector.hopFrames }
 
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
-        detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
+        let detectorConfiguration = configuration.detectorConfiguration(sampleRate: sampleRate)
+        detector = try OnsetDetector(configuration: detectorConfiguration)
+        if configuration.gaitContext {
+            gaitContext = GaitContextRefiner(reportDelay: detectorConfiguration.maximumReportDelay)
+        }
         self.classifier = classifier
         self.sampleRate = sampleRate
         preRollFrames = Int(configuration.segmentPreRoll * sampleRate)
@@ -26,11 +32,13 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     /// Analyses one hop; `output` receives the events that ended in it.
     mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
         for event in detector.process(hop, levels: levels) { emit(event, output: output) }
+        gaitContext?.release(upTo: Double(detector.history.endFrame) / sampleRate, output: output)
     }
 
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         for event in detector.finish() { emit(event, output: output) }
+        gaitContext?.finish(output: output)
     }
 
     private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {
@@ -40,6 +48,11 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let classification = segment.withUnsafeBufferPointer { buffer in
             classifier.classify(event, segment: buffer, preRollFrames: preRoll, sampleRate: rate)
         }
-        output(.event(AnalyzedEvent(event, classification: classification, sampleRate: rate)))
+        let analyzed = AnalyzedEvent(event, classification: classification, sampleRate: rate)
+        if gaitContext != nil {
+            gaitContext!.add(analyzed, output: output)
+        } else {
+            output(.event(analyzed))
+        }
     }
 }

@@ -11,12 +11,21 @@ public struct Classification: Sendable, Equatable, Codable {
     public var confidence: Double
     /// Loudness relative to the background.
     public var intensity: Intensity
+    /// Probability that the impact is a footstep of any type, in [0, 1]
+    /// (what gait context weighs; `confidence` is that of the label alone).
+    public var footstepProbability: Double
 
-    public init(kind: EventKind, type: FootstepType, confidence: Double, intensity: Intensity) {
+    /// - Parameter footstepProbability: defaults to `confidence` for a
+    ///   footstep and `1 - confidence` for another impact.
+    public init(
+        kind: EventKind, type: FootstepType, confidence: Double, intensity: Intensity,
+        footstepProbability: Double? = nil
+    ) {
         self.kind = kind
         self.type = type
         self.confidence = confidence
         self.intensity = intensity
+        self.footstepProbability = footstepProbability ?? (kind == .footstep ? confidence : 1 - confidence)
     }
 }
 

@@ -91,15 +91,18 @@ public struct FootstepModelClassifier: EventClassifier {
         var best = 0
         for k in 1..<p.count where p[k] > p[best] { best = k }
         let confidence = min(1, max(0, p[best]))
+        let footstep = min(1, max(0, p[0] + p[1] + p[2] + p[3]))
         if best == 4 {
-            return Classification(kind: .other, type: .unknown, confidence: confidence, intensity: intensity)
+            return Classification(
+                kind: .other, type: .unknown, confidence: confidence, intensity: intensity, footstepProbability: footstep)
         }
         if confidence < 0.5 {
-            let footstep = p[0] + p[1] + p[2] + p[3]
             return Classification(
                 kind: footstep >= p[4] ? .footstep : .other, type: .unknown, confidence: confidence,
-                intensity: intensity)
+                intensity: intensity, footstepProbability: footstep)
         }
-        return Classification(kind: .footstep, type: types[best], confidence: confidence, intensity: intensity)
+        return Classification(
+            kind: .footstep, type: types[best], confidence: confidence, intensity: intensity,
+            footstepProbability: footstep)
     }
 }

@@ -48,6 +48,17 @@ extension FootstepCtl {
         @Option(help: "Classifier model file (default: the model shipped with footstepctl).", completion: .file())
         var model: String?
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "Revise labels with the neighbouring impacts in view.",
+                discussion: """
+                    An unsure impact on the beat of the footsteps around it counts as an (unknown) footstep; \
+                    an unsure footstep with no other footstep within 1.5 s counts as other. \
+                    --no-gait-context shows the classifier's labels alone.
+                    """))
+        var gaitContext = true
+
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case table, csv, jsonl
         }
@@ -74,6 +85,7 @@ extension FootstepCtl {
             var configuration = AnalysisConfiguration()
             configuration.calibrationOffsetDB = calibration
             configuration.detectorThreshold = threshold
+            configuration.gaitContext = gaitContext
             var classifierModel: FootstepModel?
             if let model {
                 do {

@@ -146,6 +146,7 @@ struct EventPrinter {
             try container.encode(event.kind, forKey: .kind)
             try container.encode(event.type, forKey: .type)
             try container.encode((event.confidence * 1000).rounded() / 1000, forKey: .confidence)
+            try container.encode((event.footstepProbability * 1000).rounded() / 1000, forKey: .footstepProbability)
             try container.encode(event.intensity, forKey: .intensity)
             try container.encode((event.laMax * 10).rounded() / 10, forKey: .laMax)
             try container.encode((event.lcMax * 10).rounded() / 10, forKey: .lcMax)
@@ -154,6 +155,7 @@ struct EventPrinter {
         }
         enum Key: String, CodingKey {
             case record, file, onset = "onset_s", duration = "duration_s", kind, type, confidence, intensity
+            case footstepProbability = "footstep_probability"
             case laMax = "la_max", lcMax = "lc_max", peak = "peak_dbfs", sel
         }
     }

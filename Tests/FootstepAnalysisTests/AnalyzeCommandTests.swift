@@ -59,6 +59,41 @@ struct AnalyzeCommandTests {
         #expect(summary?["events"] as? Int == events.count)
         #expect(events.count > 10)
         #expect(events.allSatisfy { ($0["confidence"] as? Double).map { (0...1).contains($0) } ?? false })
+        #expect(events.allSatisfy { ($0["footstep_probability"] as? Double).map { (0...1).contains($0) } ?? false })
+    }
+
+    @Test func gaitContextOnlyRelabelsWhatItsRulesAllow() throws {
+        let directory = try TemporaryDirectory()
+        let audio = directory.appending("distractors.wav")
+        _ = try BuiltProduct.run(
+            "footstepctl", ["synth", "--scenario", "distractors", "--seed", "3", "--duration", "300", "-o", audio])
+        func events(_ extra: [String]) throws -> [[String: Any]] {
+            let result = try BuiltProduct.run("footstepctl", ["analyze", "--format", "jsonl", audio] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try result.stdout.split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["record"] as? String == "event" }
+        }
+        let revised = try events([])
+        let alone = try events(["--no-gait-context"])
+        #expect(revised.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double }, "the same events")
+        var toFootstep = 0
+        var toOther = 0
+        for (after, before) in zip(revised, alone) where after["kind"] as? String != before["kind"] as? String {
+            let probability = try #require(before["footstep_probability"] as? Double)
+            #expect(after["footstep_probability"] as? Double == probability)
+            if after["kind"] as? String == "footstep" {
+                toFootstep += 1  // on the beat: an unknown footstep with the classifier's footstep probability
+                #expect(after["type"] as? String == "unknown" && probability >= 0.05)
+                #expect(after["confidence"] as? Double == probability)
+            } else {
+                toOther += 1  // alone and unsure
+                #expect(try #require(before["confidence"] as? Double) < 0.9)
+            }
+        }
+        let footsteps = { (events: [[String: Any]]) in events.filter { $0["kind"] as? String == "footstep" }.count }
+        #expect(toOther > 0 && footsteps(revised) < footsteps(alone), "\(footsteps(revised)) vs \(footsteps(alone)) footsteps")
+        print("gait context on 300 s of distractors: \(toOther) to other, \(toFootstep) to footstep")
     }
 
     @Test func invalidOptionsAreRefusedWithAnExplanation() throws {

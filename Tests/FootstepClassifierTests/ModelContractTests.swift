@@ -47,13 +47,18 @@ import Testing
 
     @Test func decisionRuleOnProbabilities() {
         let confident = FootstepModelClassifier.decide([0.7, 0.1, 0.1, 0.05, 0.05], intensity: .high)
-        #expect(confident == Classification(kind: .footstep, type: .stomping, confidence: 0.7, intensity: .high))
+        #expect(confident.kind == .footstep && confident.type == .stomping && confident.confidence == 0.7)
+        #expect(abs(confident.footstepProbability - 0.95) < 1e-12)
         let other = FootstepModelClassifier.decide([0.1, 0.1, 0.1, 0.1, 0.6], intensity: .low)
-        #expect(other.kind == .other && other.type == .unknown)
+        #expect(other.kind == .other && other.type == .unknown && abs(other.footstepProbability - 0.4) < 1e-12)
         let unsureFootstep = FootstepModelClassifier.decide([0.4, 0.3, 0.1, 0.0, 0.2], intensity: .low)
         #expect(unsureFootstep.kind == .footstep && unsureFootstep.type == .unknown && unsureFootstep.confidence == 0.4)
         let spread = FootstepModelClassifier.decide([0.3, 0.25, 0.2, 0.0, 0.25], intensity: .low)
-        #expect(spread == Classification(kind: .footstep, type: .unknown, confidence: 0.3, intensity: .low))
+        #expect(spread.kind == .footstep && spread.type == .unknown && spread.confidence == 0.3)
+        #expect(abs(spread.footstepProbability - 0.75) < 1e-12)
+        // Other most likely, below 0.5: still other, with its own probability as confidence.
+        let unsureOther = FootstepModelClassifier.decide([0.2, 0.15, 0.1, 0.1, 0.45], intensity: .low)
+        #expect(unsureOther.kind == .other && unsureOther.confidence == 0.45)
     }
 
     @Test func generatedSegmentsGiveValidClassifications() throws {

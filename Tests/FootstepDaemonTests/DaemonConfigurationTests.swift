@@ -28,6 +28,8 @@ struct DaemonConfigurationTests {
             [recording]
             audio_format = "wav"
             roll_interval = "30m"
+            [detection]
+            gait_context = false
             [levels]
             calibration_offset = 93.5
             [schedule]
@@ -43,6 +45,8 @@ struct DaemonConfigurationTests {
         #expect(configuration.capture.sampleRate == 48000)
         #expect(configuration.recording.audioFormat == .wav)
         #expect(configuration.recording.rollInterval == 1800)
+        #expect(configuration.detection.gaitContext == false)
+        #expect(configuration.analysisConfiguration.gaitContext == false)
         #expect(configuration.levels.calibrationOffset == 93.5)
         #expect(configuration.equalizer.count == 2)
         #expect(configuration.equalizer[1].first?.gainDB == 6)
@@ -54,6 +58,7 @@ struct DaemonConfigurationTests {
         ("[capture]\nsample_rat = 16000", "x.toml: capture.sample_rat: unknown setting (check the spelling; see config/footstepd.toml for every setting)"),
         ("[captur]\n", "x.toml: captur: unknown section (known: capture, recording, detection, levels, equalizer, schedule, retention, paths, socket, metrics, reports)"),
         ("[capture]\nchannels = \"two\"", "x.toml: capture.channels: expected an integer, found string"),
+        ("[detection]\ngait_context = 1", "x.toml: detection.gait_context: expected true or false, found integer"),
         ("[recording]\naudio_format = \"mp3\"", "x.toml: recording.audio_format: 'mp3' is not one of 'flac', 'wav'"),
         ("[recording]\nroll_interval = \"4 hours\"", "x.toml: recording.roll_interval: '4 hours' is not a duration like \"90s\", \"30m\" or \"4h\""),
         ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),

@@ -7,8 +7,9 @@ import Foundation
 ///
 /// The last `before + after + maximumDelay` seconds of audio live in a ring
 /// allocated in `init`; `append` copies each block into it without
-/// allocating. An event asks for its clip with `request` (events are reported
-/// up to about a second after their onset, `maximumDelay` covers that); the
+/// allocating. An event asks for its clip with `request` (the pipeline
+/// reports events a few seconds after their onset, `maximumDelay` covers
+/// that: `AnalysisConfiguration.maximumEventDelay`); the
 /// clip file is written as soon as the stream has passed its end, a few
 /// milliseconds of work for a 5 s clip. Clips are named
 /// `<directory>/<UTC yyyy-MM-dd>/<UTC yyyyMMdd'T'HHmmss.SSS'Z'>-s<session>-f<onset frame>.<ext>`.

@@ -22,6 +22,11 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
         self.sampleRate = sampleRate
     }
 
+    /// The longest time, seconds, from an onset to the detector reporting its
+    /// event: the event's longest duration plus detection latency and the end
+    /// hold (both under 0.2 s).
+    public var maximumReportDelay: Double { maximumEventDuration + 0.2 }
+
     /// Frames between two analysis frames (10 ms).
     public var hopFrames: Int { max(16, Int((sampleRate * 0.010).rounded())) }
 

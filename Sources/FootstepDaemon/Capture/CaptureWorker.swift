@@ -98,7 +98,8 @@ final class CaptureWorker: @unchecked Sendable {
                 syncInterval: settings.syncInterval)
             let clips = EventClipRecorder(
                 directory: settings.clipDirectory, container: settings.container, format: format,
-                sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter)
+                sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter,
+                maximumDelay: settings.analysis.maximumEventDelay + 1)
             // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.
             let box = PipelineBox(
                 try AnalysisPipeline(

@@ -13,7 +13,7 @@ extension DaemonConfiguration {
                   "roll_interval = \(q(n(recording.rollInterval) + "s"))", "clip_before = \(n(recording.clipBefore))",
                   "clip_after = \(n(recording.clipAfter))", "sync_interval = \(n(recording.syncInterval))", ""]
         lines += ["[detection]", "threshold = \(n(detection.threshold))", "min_interval = \(n(detection.minimumInterOnsetInterval))",
-                  "min_confidence = \(n(detection.minimumConfidence))"]
+                  "min_confidence = \(n(detection.minimumConfidence))", "gait_context = \(detection.gaitContext)"]
         if let model = detection.modelPath { lines.append("model = \(q(model))") }
         lines += ["", "[levels]", "calibration_offset = \(n(levels.calibrationOffset))", "interval = \(n(levels.interval))", ""]
         lines += ["# equalizer: \(equalizer.map(\.count).reduce(0, +)) band(s)", ""]

@@ -67,6 +67,7 @@ extension DaemonConfiguration {
         configuration.detection.minimumInterOnsetInterval = try detection.double("min_interval", default: 0.13, range: 0.02...2)
         configuration.detection.minimumConfidence = try detection.double("min_confidence", default: 0.5, range: 0...1)
         configuration.detection.modelPath = try detection.optionalString("model")
+        configuration.detection.gaitContext = try detection.bool("gait_context", default: true)
         try detection.finish()
 
         var levels = try section("levels")

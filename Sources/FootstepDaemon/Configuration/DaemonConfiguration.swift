@@ -29,6 +29,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var minimumInterOnsetInterval = 0.13
         /// Below this confidence a footstep's type is reported as `unknown`.
         public var minimumConfidence = 0.5
+        /// Revise labels with the neighbouring impacts in view (`AnalysisConfiguration.gaitContext`).
+        public var gaitContext = true
         /// A classifier model file; nil uses the built-in model.
         public var modelPath: String?
     }

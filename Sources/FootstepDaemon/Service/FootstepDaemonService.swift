@@ -404,6 +404,7 @@ extension DaemonConfiguration {
         analysis.calibrationOffsetDB = levels.calibrationOffset
         analysis.detectorThreshold = detection.threshold
         analysis.minimumInterOnsetInterval = detection.minimumInterOnsetInterval
+        analysis.gaitContext = detection.gaitContext
         analysis.equalizer = equalizer
         return analysis
     }

@@ -1,0 +1,137 @@
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+import Testing
+
+@testable import FootstepAnalysis
+
+/// The gait-context rules on hand-made event sequences (1 kHz "stream").
+@Suite struct GaitContextRefinerTests {
+    static let rate = 1000.0
+
+    static func event(
+        at onset: Double, _ kind: EventKind, _ type: FootstepType = .unknown, confidence: Double,
+        footstep: Double? = nil
+    ) -> AnalyzedEvent {
+        let impact = ImpactEvent(
+            onsetFrame: Int64((onset * rate).rounded()), durationFrames: 100, peakDBFS: -20, lafMax: 60, lcfMax: 65,
+            sel: 55, backgroundLAF: 40, strength: 3, detectorConfidence: 0.8, framesSincePreviousOnset: nil)
+        let classification = Classification(
+            kind: kind, type: type, confidence: confidence, intensity: .medium, footstepProbability: footstep)
+        return AnalyzedEvent(impact, classification: classification, sampleRate: rate)
+    }
+
+    /// Feeds `events` as a stream would (each added once the stream has passed
+    /// its onset, releases every 10 ms), then finishes; returns the output.
+    static func refine(_ events: [AnalyzedEvent]) -> [AnalyzedEvent] {
+        var refiner = GaitContextRefiner(reportDelay: 0.3)
+        var released: [AnalyzedEvent] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        var next = 0
+        let end = (events.last?.onsetSeconds ?? 0) + 1
+        var time = 0.0
+        while time < end {
+            while next < events.count, events[next].onsetSeconds + 0.2 <= time {
+                refiner.add(events[next], output: collect)
+                next += 1
+            }
+            refiner.release(upTo: time, output: collect)
+            time += 0.01
+        }
+        while next < events.count {
+            refiner.add(events[next], output: collect)
+            next += 1
+        }
+        refiner.finish(output: collect)
+        return released
+    }
+
+    @Test func anUnsureImpactOnTheBeatOfFootstepsBecomesAFootstep() {
+        let walk = [0.0, 0.5, 1.0, 1.5, 2.0].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.8) }
+        var events = walk
+        events.insert(Self.event(at: 2.5, .other, confidence: 0.85), at: 5)
+        events.append(Self.event(at: 3.0, .footstep, .heelStrike, confidence: 0.8))
+        let out = Self.refine(events)
+        #expect(out.map(\.onsetSeconds) == events.map(\.onsetSeconds), "every event, in onset order")
+        let rescued = out[5]
+        #expect(rescued.kind == .footstep && rescued.type == .unknown)
+        #expect(abs(rescued.confidence - 0.15) < 1e-9, "confidence is the classifier's footstep probability")
+        #expect(out.filter { $0.kind == .footstep }.count == 7)
+    }
+
+    @Test func theBeatMayBeTwoStepsBeforeOrTwoStepsAfter() {
+        let before = [0.0, 0.4].map { Self.event(at: $0, .footstep, .running, confidence: 0.7) }
+            + [Self.event(at: 0.8, .other, confidence: 0.9)]
+        #expect(Self.refine(before).last?.kind == .footstep)
+        let after = [Self.event(at: 0.0, .other, confidence: 0.9)]
+            + [0.6, 1.2].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.7) }
+        #expect(Self.refine(after).first?.kind == .footstep)
+    }
+
+    @Test func offBeatConfidentOrTooFastImpactsStayOther() {
+        let steps = [0.0, 0.5, 1.0].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.8) }
+        // 0.3 s after the last step of a 0.5 s walk, 0.5 s before the next: off the beat.
+        let offBeat = steps + [
+            Self.event(at: 1.3, .other, confidence: 0.8), Self.event(at: 1.8, .footstep, .heelStrike, confidence: 0.8),
+        ]
+        #expect(Self.refine(offBeat)[3].kind == .other)
+        // On the beat but the classifier is sure it is not a footstep.
+        let sure = steps + [Self.event(at: 1.5, .other, confidence: 0.97)]
+        #expect(Self.refine(sure)[3].kind == .other)
+        // Knocks 0.15 s apart are faster than any gait.
+        let knocks = [0.0, 0.15].map { Self.event(at: $0, .footstep, .running, confidence: 0.7) }
+            + [Self.event(at: 0.3, .other, confidence: 0.8)]
+        #expect(Self.refine(knocks)[2].kind == .other)
+    }
+
+    @Test func aLoneUnsureFootstepBecomesOtherAndASureOneStays() {
+        let events = [
+            Self.event(at: 1.0, .footstep, .stomping, confidence: 0.7, footstep: 0.8),
+            Self.event(at: 5.0, .footstep, .stomping, confidence: 0.95),
+            Self.event(at: 9.0, .other, confidence: 0.6),
+        ]
+        let out = Self.refine(events)
+        #expect(out[0].kind == .other && out[0].type == .unknown && abs(out[0].confidence - 0.2) < 1e-9)
+        #expect(out[1].kind == .footstep && out[1].type == .stomping && out[1].confidence == 0.95)
+        #expect(out[2].kind == .other)
+    }
+
+    @Test func aFootstepWithANeighbourWithinABoutIntervalIsNotAlone() {
+        let pair = [
+            Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.6),
+            Self.event(at: 2.4, .footstep, .heelStrike, confidence: 0.6),
+        ]
+        #expect(Self.refine(pair).allSatisfy { $0.kind == .footstep && $0.type == .heelStrike })
+        // 1.6 s apart: each alone.
+        let apart = [
+            Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.6),
+            Self.event(at: 2.6, .footstep, .heelStrike, confidence: 0.6),
+        ]
+        #expect(Self.refine(apart).allSatisfy { $0.kind == .other })
+    }
+
+    @Test func eventsAreHeldForTheDelayThenReleasedInOrder() {
+        var refiner = GaitContextRefiner(reportDelay: 1.1)
+        #expect(abs(refiner.delay - 2.7) < 1e-9)
+        var released: [Double] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e.onsetSeconds) } }
+        refiner.add(Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
+        refiner.add(Self.event(at: 2.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
+        refiner.release(upTo: 3.69, output: collect)
+        #expect(released.isEmpty)
+        refiner.release(upTo: 3.71, output: collect)
+        #expect(released == [1.0])
+        refiner.finish(output: collect)
+        #expect(released == [1.0, 2.0])
+    }
+
+    @Test func aFloodOfEventsIsReleasedEarlyRatherThanDropped() {
+        var refiner = GaitContextRefiner(reportDelay: 1.1)
+        var released = 0
+        let collect: (AnalysisOutput) -> Void = { if case .event = $0 { released += 1 } }
+        for i in 0..<300 { refiner.add(Self.event(at: Double(i) * 0.001, .other, confidence: 0.9), output: collect) }
+        #expect(released == 300 - 128)
+        refiner.finish(output: collect)
+        #expect(released == 300)
+    }
+}
