@@ -219,8 +219,9 @@ struct DaemonServiceTests {
                 #expect(file.closedAt != nil)
                 let decoded = try #require(DaemonTestSupport.decodedFrames(file.path))
                 #expect(decoded == file.frames)
-                // At 4x for >= 2 s: several seconds of audio survived, up to the last sync.
-                #expect(decoded >= 4 * 16000, "\(file.path): \(decoded) frames")
+                // At 4x for >= 2.5 s: seconds of audio survived, up to the last sync (about 10 s
+                // on an idle machine; 3 s seen with two builds running beside the tests).
+                #expect(decoded >= 2 * 16000, "\(file.path): \(decoded) frames")
                 #expect(file.sha256 == (try FileChecksum.sha256(ofFileAt: file.path)))
                 // The interrupted session ends where its audio ends.
                 #expect(abs(session.endedAt!.timeIntervalSince(file.endsAt)) < 1.0)

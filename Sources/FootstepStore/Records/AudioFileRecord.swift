@@ -62,6 +62,12 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension AudioFileRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text, without `DateFormatter` (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `audioFile`.
     public static let databaseTableName = "audioFile"
 

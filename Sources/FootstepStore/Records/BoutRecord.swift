@@ -39,6 +39,12 @@ public struct BoutRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension BoutRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text, without `DateFormatter` (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `bout`.
     public static let databaseTableName = "bout"
 

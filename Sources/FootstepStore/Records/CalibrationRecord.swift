@@ -26,6 +26,12 @@ public struct CalibrationRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension CalibrationRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text, without `DateFormatter` (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `calibration`.
     public static let databaseTableName = "calibration"
 

@@ -33,6 +33,9 @@ public struct ChainDeletionRecord: Codable, Sendable, Hashable, Identifiable {
 
 // Not PersistableRecord: tombstones are written only by deleteSession.
 extension ChainDeletionRecord: FetchableRecord, TableRecord {
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `chainDeletion`.
     public static let databaseTableName = "chainDeletion"
 }

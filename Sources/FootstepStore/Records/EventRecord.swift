@@ -58,6 +58,9 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
 // Deliberately not PersistableRecord: events enter only through appendEvents, which
 // keeps the hash chain; the type system forbids inserting or updating one directly.
 extension EventRecord: FetchableRecord, TableRecord {
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `event`.
     public static let databaseTableName = "event"
 

@@ -47,6 +47,12 @@ public struct LevelMinuteRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension LevelMinuteRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text, without `DateFormatter` (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `levelMinute`.
     public static let databaseTableName = "levelMinute"
 

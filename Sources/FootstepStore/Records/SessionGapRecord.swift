@@ -29,6 +29,12 @@ public struct SessionGapRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension SessionGapRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text, without `DateFormatter` (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+
+    /// Dates from `StoredDate` text, without `Calendar` (see `StoredDateCoding.swift`).
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
     /// The table name, `sessionGap`.
     public static let databaseTableName = "sessionGap"
 

@@ -27,6 +27,48 @@ public enum StoredDate {
             + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(milli, 3)
     }
 
+    /// The date of stored text `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC; a `T` may
+    /// separate date and time), or nil when the text is not in that form.
+    /// No `DateFormatter` or `Calendar`: reading rows touches no ICU data.
+    public static func date(_ text: String) -> Date? {
+        var utf8 = text.utf8.makeIterator()
+        func number(_ digits: Int) -> Int64? {
+            var value: Int64 = 0
+            for _ in 0..<digits {
+                guard let c = utf8.next(), (48...57).contains(c) else { return nil }
+                value = value * 10 + Int64(c - 48)
+            }
+            return value
+        }
+        func separator(_ allowed: UInt8...) -> Bool { utf8.next().map(allowed.contains) ?? false }
+        guard let year = number(4), separator(45), let month = number(2), separator(45), let day = number(2),
+            separator(32, 84), let hour = number(2), separator(58), let minute = number(2), separator(58),
+            let second = number(2), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 61
+        else { return nil }
+        var milliseconds: Int64 = 0
+        switch utf8.next() {
+        case nil: break
+        case 46:
+            guard let ms = number(3), utf8.next() == nil else { return nil }
+            milliseconds = ms
+        default: return nil
+        }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milliseconds
+        return Date(timeIntervalSince1970: Double(ms) / 1000)
+    }
+
+    /// Day count of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    private static func daysSince1970(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
     /// Proleptic Gregorian date of a day count (H. Hinnant's `civil_from_days`).
     private static func civilDate(daysSince1970 z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
