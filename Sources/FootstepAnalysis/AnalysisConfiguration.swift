@@ -18,15 +18,15 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     public var segmentLength: Double = 0.5
     /// Revise the classifier's labels with the neighbouring impacts in view
     /// (`GaitContextRefiner`: an impact on the beat of footsteps is a
-    /// footstep, a lone unsure footstep is not). Events then come about
-    /// 2.7 s after their onset instead of about 1 s.
+    /// footstep, a lone unsure footstep is not). An event whose label the
+    /// neighbours may change waits for them: up to about 1.6 s longer.
     public var gaitContext = true
 
     public init() {}
 
     /// The longest time, seconds, from an impact's onset to the pipeline
     /// reporting its event (the detector's report delay, plus the gait
-    /// context window when that is on).
+    /// context window when that is on; most events come much sooner).
     public var maximumEventDelay: Double {
         // The report delay does not depend on the sample rate.
         let detector = detectorConfiguration(sampleRate: 16_000).maximumReportDelay

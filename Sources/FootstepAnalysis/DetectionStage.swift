@@ -18,10 +18,9 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     var hopFrames: Int { detector.hopFrames }
 
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
-        let detectorConfiguration = configuration.detectorConfiguration(sampleRate: sampleRate)
-        detector = try OnsetDetector(configuration: detectorConfiguration)
+        detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         if configuration.gaitContext {
-            gaitContext = GaitContextRefiner(reportDelay: detectorConfiguration.maximumReportDelay)
+            gaitContext = GaitContextRefiner()
         }
         self.classifier = classifier
         self.sampleRate = sampleRate
@@ -32,7 +31,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     /// Analyses one hop; `output` receives the events that ended in it.
     mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
         for event in detector.process(hop, levels: levels) { emit(event, output: output) }
-        gaitContext?.release(upTo: Double(detector.history.endFrame) / sampleRate, output: output)
+        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: output)
     }
 
     /// Closes an event still open at the end of the stream.

@@ -9,6 +9,7 @@ public struct FileAnalysisResult: Sendable {
     public var path: String
     public var format: AudioFormat
     public var durationSeconds: Double
+    /// In onset order.
     public var events: [AnalyzedEvent]
     public var intervals: [IntervalLevels]
     /// LAeq over the whole file (calibrated dB).
@@ -42,6 +43,8 @@ public enum FileAnalysis {
                 }
             }, progress: progress)
         let rate = Double(source.format.sampleRate)
+        // Gait context can settle an event after later ones: the result is in onset order.
+        events.sort { $0.onsetFrame < $1.onsetFrame }
         return FileAnalysisResult(
             path: source.name, format: source.format, durationSeconds: Double(summary.framesProcessed) / rate,
             events: events, intervals: intervals, laeq: summary.laeq, sourceError: summary.sourceError)

@@ -2,7 +2,7 @@ import FootstepClassifier
 import FootstepCore
 
 /// A second look at the classifier's labels with the neighbouring impacts in
-/// view, a few seconds behind the stream. Footsteps come in rhythm; door
+/// view, a short way behind the stream. Footsteps come in rhythm; door
 /// slams, knocks and drops mostly come alone. So:
 ///
 /// - **On the beat.** An impact the classifier called `other`, but with a
@@ -16,10 +16,15 @@ import FootstepCore
 ///   footstep only when the confidence of its type is at least
 ///   `loneMinimumConfidence`; otherwise it becomes `other`.
 ///
-/// An event is held until the stream is `delay` seconds past its onset (by
-/// then every neighbour that can matter has been reported), then released in
-/// onset order; `finish` releases the rest. Earlier neighbours count with
-/// their final labels, later ones with the classifier's.
+/// Each event leaves as soon as its label is settled: at once when no rule
+/// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
+/// on the beat or gives it company, and otherwise once every impact within
+/// reach has been reported. Settled events do not wait for unsettled earlier
+/// ones, so events can leave out of onset order (by at most
+/// `contextSeconds`); consumers that need order sort or tolerate it. Released
+/// footsteps count with their final labels, held events with the
+/// classifier's; a later neighbour can only add a beat or company, so
+/// deciding early gives the labels that waiting would.
 ///
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
@@ -32,68 +37,90 @@ struct GaitContextRefiner {
     /// The furthest neighbour either rule looks at (two intervals ahead).
     static let contextSeconds = 2 * stepIntervals.upperBound
 
-    /// Seconds between an event's onset and its release.
-    let delay: Double
+    /// Events not released yet, in onset order.
     private var pending: [AnalyzedEvent] = []
-    /// Onsets of released footsteps within `contextSeconds` of the next release.
-    private var recentFootsteps: [Double] = []
+    /// Onsets of released footsteps that can still be a held event's neighbour.
+    private var releasedFootsteps: [Double] = []
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
     private let capacity = 128
 
-    /// - Parameter reportDelay: the longest time between an onset and the
-    ///   detector reporting the event.
-    init(reportDelay: Double) {
-        delay = Self.contextSeconds + reportDelay
+    init() {
         pending.reserveCapacity(capacity)
-        recentFootsteps.reserveCapacity(capacity)
-        neighbours.reserveCapacity(2 * capacity)
+        releasedFootsteps.reserveCapacity(2 * capacity)
+        neighbours.reserveCapacity(3 * capacity)
     }
 
     /// Holds a newly classified event (events arrive in onset order).
     mutating func add(_ event: AnalyzedEvent, output: (AnalysisOutput) -> Void) {
-        if pending.count == capacity { releaseFirst(output: output) }
+        if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
     }
 
-    /// Releases the events whose onset is at least `delay` before `streamSeconds`.
-    mutating func release(upTo streamSeconds: Double, output: (AnalysisOutput) -> Void) {
-        while let first = pending.first, first.onsetSeconds + delay <= streamSeconds {
-            releaseFirst(output: output)
+    /// Releases the events whose label is settled, given that every impact
+    /// with an onset before `horizon` (seconds) has been added.
+    mutating func release(knownUntil horizon: Double, output: (AnalysisOutput) -> Void) {
+        var index = 0
+        while index < pending.count {
+            if !release(at: index, knownUntil: horizon, output: output) { index += 1 }
+        }
+        if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
+            releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
         }
     }
 
     /// Releases every held event (end of stream).
     mutating func finish(output: (AnalysisOutput) -> Void) {
-        while !pending.isEmpty { releaseFirst(output: output) }
+        while !pending.isEmpty { release(at: 0, knownUntil: .infinity, output: output) }
     }
 
-    private mutating func releaseFirst(output: (AnalysisOutput) -> Void) {
-        var event = pending.removeFirst()
-        refine(&event)
-        if event.kind == .footstep { recentFootsteps.append(event.onsetSeconds) }
+    /// Releases the held event at `index` if its label is settled; returns whether it did.
+    @discardableResult
+    private mutating func release(at index: Int, knownUntil horizon: Double, output: (AnalysisOutput) -> Void) -> Bool {
+        var event = pending[index]
+        guard refine(&event, at: index, knownUntil: horizon) else { return false }
+        pending.remove(at: index)
+        if event.kind == .footstep { releasedFootsteps.append(event.onsetSeconds) }
         output(.event(event))
+        return true
     }
 
-    private mutating func refine(_ event: inout AnalyzedEvent) {
+    /// Applies the rules to `event` (held at `index`); false when its label cannot be settled yet.
+    private mutating func refine(_ event: inout AnalyzedEvent, at index: Int, knownUntil horizon: Double) -> Bool {
         let onset = event.onsetSeconds
-        recentFootsteps.removeAll { $0 < onset - Self.contextSeconds }
-        neighbours.removeAll(keepingCapacity: true)
-        neighbours.append(contentsOf: recentFootsteps)
-        for later in pending where later.kind == .footstep && later.onsetSeconds - onset <= Self.contextSeconds {
-            neighbours.append(later.onsetSeconds)
-        }
         switch event.kind {
-        case .other where event.footstepProbability >= Self.rhythmMinimumProbability && isOnBeat(onset):
-            event.kind = .footstep
-            event.type = .unknown
-            event.confidence = event.footstepProbability
-        case .footstep where event.confidence < Self.loneMinimumConfidence && isAlone(onset):
+        case .other where event.footstepProbability >= Self.rhythmMinimumProbability:
+            collectNeighbours(of: onset, except: index)
+            if isOnBeat(onset) {
+                event.kind = .footstep
+                event.type = .unknown
+                event.confidence = event.footstepProbability
+                return true
+            }
+            return horizon > onset + Self.contextSeconds
+        case .footstep where event.confidence < Self.loneMinimumConfidence:
+            collectNeighbours(of: onset, except: index)
+            if !isAlone(onset) { return true }
+            guard horizon > onset + GaitBoutTracker.maximumInterval else { return false }
             event.kind = .other
             event.type = .unknown
             event.confidence = 1 - event.footstepProbability
+            return true
         default:
-            break
+            return true
+        }
+    }
+
+    /// Fills `neighbours`: released footsteps and the other held events the
+    /// classifier called footsteps, within `contextSeconds` of `onset`.
+    private mutating func collectNeighbours(of onset: Double, except index: Int) {
+        neighbours.removeAll(keepingCapacity: true)
+        for released in releasedFootsteps where abs(released - onset) <= Self.contextSeconds {
+            neighbours.append(released)
+        }
+        for (i, held) in pending.enumerated()
+        where i != index && held.kind == .footstep && abs(held.onsetSeconds - onset) <= Self.contextSeconds {
+            neighbours.append(held.onsetSeconds)
         }
     }
 

@@ -23,8 +23,9 @@ public struct GaitBout: Sendable, Equatable, Codable {
     public var duration: Double { end - start }
 }
 
-/// Groups footsteps into gait bouts as they arrive (in onset order).
-/// Fixed-size state, no allocation.
+/// Groups footsteps into gait bouts as they arrive, in onset order; a step
+/// that arrives after a later one (gait context settles some steps up to
+/// 1.6 s late) joins the open bout. Fixed-size state, no allocation.
 public struct GaitBoutTracker: Sendable {
     /// Footsteps further apart than this (seconds) start a new bout.
     public static let maximumInterval = 1.5
@@ -50,6 +51,12 @@ public struct GaitBoutTracker: Sendable {
 
     /// Adds a footstep at `onset` seconds; returns the bout this step closed, if any.
     public mutating func add(onset: Double, type: FootstepType) -> GaitBout? {
+        if steps > 0, onset < last {
+            start = min(start, onset)
+            steps += 1
+            count(type)
+            return nil
+        }
         var closed: GaitBout?
         if steps > 0, onset - last >= Self.maximumInterval {
             closed = current
@@ -61,6 +68,11 @@ public struct GaitBoutTracker: Sendable {
         }
         steps += 1
         last = onset
+        count(type)
+        return closed
+    }
+
+    private mutating func count(_ type: FootstepType) {
         switch type {
         case .stomping: counts.0 += 1
         case .heelStrike: counts.1 += 1
@@ -68,7 +80,6 @@ public struct GaitBoutTracker: Sendable {
         case .running: counts.3 += 1
         case .unknown: break
         }
-        return closed
     }
 
     /// Ends the stream: the open bout, if long enough.

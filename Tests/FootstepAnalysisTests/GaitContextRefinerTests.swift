@@ -21,10 +21,10 @@ import Testing
         return AnalyzedEvent(impact, classification: classification, sampleRate: rate)
     }
 
-    /// Feeds `events` as a stream would (each added once the stream has passed
-    /// its onset, releases every 10 ms), then finishes; returns the output.
+    /// Feeds `events` as a stream would (each reported 0.2 s after its onset,
+    /// releases every 10 ms), then finishes; returns the output in onset order.
     static func refine(_ events: [AnalyzedEvent]) -> [AnalyzedEvent] {
-        var refiner = GaitContextRefiner(reportDelay: 0.3)
+        var refiner = GaitContextRefiner()
         var released: [AnalyzedEvent] = []
         let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
         var next = 0
@@ -35,7 +35,7 @@ import Testing
                 refiner.add(events[next], output: collect)
                 next += 1
             }
-            refiner.release(upTo: time, output: collect)
+            refiner.release(knownUntil: time - 0.2, output: collect)
             time += 0.01
         }
         while next < events.count {
@@ -43,7 +43,7 @@ import Testing
             next += 1
         }
         refiner.finish(output: collect)
-        return released
+        return released.sorted { $0.onsetFrame < $1.onsetFrame }
     }
 
     @Test func anUnsureImpactOnTheBeatOfFootstepsBecomesAFootstep() {
@@ -52,7 +52,7 @@ import Testing
         events.insert(Self.event(at: 2.5, .other, confidence: 0.85), at: 5)
         events.append(Self.event(at: 3.0, .footstep, .heelStrike, confidence: 0.8))
         let out = Self.refine(events)
-        #expect(out.map(\.onsetSeconds) == events.map(\.onsetSeconds), "every event, in onset order")
+        #expect(out.map(\.onsetSeconds) == events.map(\.onsetSeconds), "every event, once")
         let rescued = out[5]
         #expect(rescued.kind == .footstep && rescued.type == .unknown)
         #expect(abs(rescued.confidence - 0.15) < 1e-9, "confidence is the classifier's footstep probability")
@@ -110,23 +110,61 @@ import Testing
         #expect(Self.refine(apart).allSatisfy { $0.kind == .other })
     }
 
-    @Test func eventsAreHeldForTheDelayThenReleasedInOrder() {
-        var refiner = GaitContextRefiner(reportDelay: 1.1)
-        #expect(abs(refiner.delay - 2.7) < 1e-9)
-        var released: [Double] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e.onsetSeconds) } }
+    @Test func eventsLeaveAsSoonAsTheirLabelIsSettled() {
+        var refiner = GaitContextRefiner()
+        var released: [(Double, EventKind)] = []
+        let collect: (AnalysisOutput) -> Void = {
+            if case let .event(e) = $0 { released.append((e.onsetSeconds, e.kind)) }
+        }
+        // A sure footstep leaves at once.
         refiner.add(Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
-        refiner.add(Self.event(at: 2.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
-        refiner.release(upTo: 3.69, output: collect)
-        #expect(released.isEmpty)
-        refiner.release(upTo: 3.71, output: collect)
-        #expect(released == [1.0])
+        refiner.release(knownUntil: 1.1, output: collect)
+        #expect(released.map(\.0) == [1.0])
+        // An unsure one 3 s later waits for company; a sure one does not wait for it.
+        refiner.add(Self.event(at: 4.0, .footstep, .heelStrike, confidence: 0.6), output: collect)
+        refiner.release(knownUntil: 4.4, output: collect)
+        #expect(released.count == 1)
+        refiner.add(Self.event(at: 4.5, .footstep, .heelStrike, confidence: 0.95), output: collect)
+        refiner.release(knownUntil: 4.6, output: collect)
+        #expect(released.map(\.0) == [1.0, 4.0, 4.5], "company arrived: both leave, in order")
+        #expect(released.allSatisfy { $0.1 == .footstep })
+        // A lone unsure step leaves, as other, once nothing within 1.5 s can still arrive;
+        // a sure step after it leaves first.
+        refiner.add(Self.event(at: 9.0, .footstep, .stomping, confidence: 0.6), output: collect)
+        refiner.add(Self.event(at: 10.6, .footstep, .stomping, confidence: 0.95), output: collect)
+        refiner.release(knownUntil: 10.5, output: collect)
+        #expect(released.map(\.0) == [1.0, 4.0, 4.5, 10.6])
+        refiner.release(knownUntil: 10.51, output: collect)
+        #expect(released.count == 5 && released[4] == (9.0, .other))
+        // An unsure other is held until the beat could still come (1.6 s), then stays other.
+        refiner.add(Self.event(at: 20.0, .other, confidence: 0.8), output: collect)
+        refiner.release(knownUntil: 21.6, output: collect)
+        #expect(released.count == 5)
+        refiner.release(knownUntil: 21.61, output: collect)
+        #expect(released.count == 6 && released[5] == (20.0, .other))
+        refiner.add(Self.event(at: 30.0, .other, confidence: 0.5), output: collect)
         refiner.finish(output: collect)
-        #expect(released == [1.0, 2.0])
+        #expect(released.map(\.0) == [1.0, 4.0, 4.5, 10.6, 9.0, 20.0, 30.0])
+    }
+
+    @Test func aStepRescuedByTwoLaterStepsLeavesAfterTheFirstOfThem() {
+        var refiner = GaitContextRefiner()
+        var released: [(Double, EventKind)] = []
+        let collect: (AnalysisOutput) -> Void = {
+            if case let .event(e) = $0 { released.append((e.onsetSeconds, e.kind)) }
+        }
+        refiner.add(Self.event(at: 5.0, .other, confidence: 0.7), output: collect)
+        refiner.add(Self.event(at: 5.5, .footstep, .heelStrike, confidence: 0.95), output: collect)
+        refiner.release(knownUntil: 5.6, output: collect)
+        #expect(released.map(\.0) == [5.5])
+        refiner.add(Self.event(at: 6.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
+        refiner.release(knownUntil: 6.1, output: collect)
+        #expect(released.map(\.0) == [5.5, 5.0, 6.0])
+        #expect(released[1].1 == .footstep)
     }
 
     @Test func aFloodOfEventsIsReleasedEarlyRatherThanDropped() {
-        var refiner = GaitContextRefiner(reportDelay: 1.1)
+        var refiner = GaitContextRefiner()
         var released = 0
         let collect: (AnalysisOutput) -> Void = { if case .event = $0 { released += 1 } }
         for i in 0..<300 { refiner.add(Self.event(at: Double(i) * 0.001, .other, confidence: 0.9), output: collect) }

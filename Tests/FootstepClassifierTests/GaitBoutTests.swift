@@ -19,6 +19,22 @@ import Testing
         #expect(abs(bouts[1].cadence - 1 / 0.33) < 1e-9)
     }
 
+    @Test func aStepSettledLateJoinsTheOpenBout() throws {
+        var tracker = GaitBoutTracker()
+        for onset in [1.0, 1.5, 2.5, 3.0] { #expect(tracker.add(onset: onset, type: .heelStrike) == nil) }
+        // The step at 2.0 arrives after 2.5 and 3.0 (gait context rescued it late).
+        #expect(tracker.add(onset: 2.0, type: .unknown) == nil)
+        #expect(tracker.current?.steps == 5 && tracker.current?.start == 1 && tracker.current?.end == 3)
+        let closed = tracker.add(onset: 10, type: .heelStrike)
+        #expect(closed?.steps == 5 && abs((closed?.cadence ?? 0) - 2) < 1e-9)
+        // A late step before the open bout's first step moves its start back.
+        #expect(tracker.add(onset: 10.5, type: .heelStrike) == nil)
+        #expect(tracker.add(onset: 9.4, type: .heelStrike) == nil)
+        let finished = tracker.finish()
+        let last = try #require(finished)
+        #expect(last.start == 9.4 && last.end == 10.5 && last.steps == 3 && abs(last.cadence - 2 / 1.1) < 1e-9)
+    }
+
     @Test func fastCadenceIsRunningWhateverTheTypes() {
         let bouts = GaitBoutTracker.bouts(of: (0..<6).map { (Double($0) * 0.3, FootstepType.unknown) })
         #expect(bouts.count == 1 && bouts[0].gait == .running && bouts[0].dominantType == .unknown)

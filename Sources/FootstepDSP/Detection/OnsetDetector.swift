@@ -162,6 +162,14 @@ public struct OnsetDetector: ~Copyable {
         return ended
     }
 
+    /// Every onset this detector has yet to report is at or after this frame:
+    /// the open event's onset, or the earliest frame a refined onset can take
+    /// (the refinement looks back at most 250 ms before the current hop).
+    public var earliestUnreportedOnsetFrame: Int64 {
+        let bound = history.endFrame - Int64(hopFrames + max(refinementScratch.count, high.fftSize / 2 + hopFrames))
+        return openEvent.map { min($0.onsetFrame, bound) } ?? bound
+    }
+
     /// Closes an event still open at the end of the stream.
     public mutating func finish() -> EndedEvents {
         var ended = EndedEvents()

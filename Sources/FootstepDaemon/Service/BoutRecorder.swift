@@ -3,7 +3,7 @@ import FootstepStore
 import Foundation
 
 /// Groups a session's stored footsteps into gait bouts as they are stored
-/// (in onset order), keeping the ids and times of the steps so the bout row
+/// (in onset order but for steps gait context settles late), keeping the ids and times of the steps so the bout row
 /// and its links can be written when it closes.
 struct BoutRecorder {
     /// A closed bout with its wall-clock extent and its steps.
@@ -27,7 +27,7 @@ struct BoutRecorder {
             closedSteps = steps
             steps.removeAll()
         }
-        lastOnset = onset
+        lastOnset = max(lastOnset ?? onset, onset)  // a step settled late joins the open bout
         let closed = tracker.add(onset: onset, type: event.type)
         steps.append((id, event.timestamp, event.timestamp.addingTimeInterval(event.duration)))
         return closed.map { Self.bout($0, steps: closedSteps) }
@@ -44,7 +44,7 @@ struct BoutRecorder {
 
     private static func bout(_ bout: GaitBout, steps: [(id: Int64, timestamp: Date, end: Date)]) -> Bout {
         Bout(
-            bout: bout, startedAt: steps.first?.timestamp ?? Date(), endedAt: steps.map(\.end).max() ?? Date(),
+            bout: bout, startedAt: steps.map(\.timestamp).min() ?? Date(), endedAt: steps.map(\.end).max() ?? Date(),
             eventIds: steps.map(\.id))
     }
 }

@@ -46,7 +46,7 @@ public struct DaemonStatus: Sendable, Equatable {
     public var eventsToday: [String: Int] = [:]
     /// All events since local midnight.
     public var eventsTodayTotal: Int { eventsToday.values.reduce(0, +) }
-    /// The most recent stored event.
+    /// The stored event with the latest onset.
     public var lastEvent: EventRecord?
     /// Events stored since the daemon started.
     public var storedEvents = 0

@@ -235,7 +235,10 @@ struct SessionSink {
                 storedEvents += ids.count
                 let stored = (try? database.events(ids: ids)) ?? []
                 for event in stored { didStore(event, status: status) }
-                if let last = stored.last { status { $0.lastEvent = last } }
+                // The latest by onset (gait context can store a step after a later one).
+                if let last = stored.max(by: { $0.timestamp < $1.timestamp }) {
+                    status { if ($0.lastEvent?.timestamp ?? .distantPast) <= last.timestamp { $0.lastEvent = last } }
+                }
                 pendingEvents.removeAll(keepingCapacity: true)
                 failedFlushes = 0
             } catch {
