@@ -23,8 +23,8 @@ import FootstepCore
 /// ones, so events can leave out of onset order (by at most
 /// `contextSeconds`); consumers that need order sort or tolerate it. Released
 /// footsteps count with their final labels, held events with the
-/// classifier's; a later neighbour can only add a beat or company, so
-/// deciding early gives the labels that waiting would.
+/// classifier's; a neighbour that arrives later can only add a beat or
+/// company, so a label settled early is never contradicted by one.
 ///
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {

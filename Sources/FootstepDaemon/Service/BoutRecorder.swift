@@ -3,8 +3,9 @@ import FootstepStore
 import Foundation
 
 /// Groups a session's stored footsteps into gait bouts as they are stored
-/// (in onset order but for steps gait context settles late), keeping the ids and times of the steps so the bout row
-/// and its links can be written when it closes.
+/// (in onset order, but for steps gait context settles late), keeping the
+/// ids and times of the steps so the bout row and its links can be written
+/// when it closes.
 struct BoutRecorder {
     /// A closed bout with its wall-clock extent and its steps.
     struct Bout {
