@@ -81,10 +81,13 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
 
     deinit { close() }
 
-    /// A snapshot of the capture counters.
+    /// A snapshot of the capture counters. Drops are read first: the capture
+    /// thread counts a period's frames before it can drop it, so the snapshot
+    /// never shows more dropped periods than captured ones.
     public var statistics: Statistics {
-        Statistics(
-            capturedFrames: captured.load(ordering: .relaxed), droppedPeriods: ring.droppedPeriods,
+        let droppedPeriods = ring.droppedPeriods
+        return Statistics(
+            capturedFrames: captured.load(ordering: .relaxed), droppedPeriods: droppedPeriods,
             xruns: xrunCount.load(ordering: .relaxed))
     }
 

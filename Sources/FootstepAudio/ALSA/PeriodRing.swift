@@ -31,8 +31,9 @@ final class PeriodRing: @unchecked Sendable {
         frameCounts.deallocate()
     }
 
-    /// Periods dropped because the consumer fell behind.
-    var droppedPeriods: Int { dropped.load(ordering: .relaxed) }
+    /// Periods dropped because the consumer fell behind. Acquiring: what the
+    /// producer counted before a drop (its captured frames) is visible after it.
+    var droppedPeriods: Int { dropped.load(ordering: .acquiring) }
 
     /// Periods waiting for the consumer.
     var pending: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
@@ -41,7 +42,7 @@ final class PeriodRing: @unchecked Sendable {
     func nextWritableSlot() -> UnsafeMutableBufferPointer<Float>? {
         let w = written.load(ordering: .relaxed)
         if w - read.load(ordering: .acquiring) >= capacity {
-            dropped.add(1, ordering: .relaxed)
+            dropped.add(1, ordering: .releasing)
             return nil
         }
         let start = (w % capacity) * periodSamples
