@@ -6,12 +6,13 @@ noise at 0-25 dB SNR, scored through `footstepctl analyze --output`.
     tools/training-data/fetch.sh /tmp/train-data        # once
     python3 tools/real_footstep_check.py [--files 12] [--seed 1] [--footstepctl PATH]
 
-The footstep samples are the 18 single steps of tools/training-data/manifest.csv
-(OpenClonk, Lugaru, FreedroidRPG); the classifier's training uses none of them.
-Distractors are the manifest's door, hit, drop and thud recordings the
-training does not use: every OpenClonk sound (never read by footstep-dataset)
-and the validation split of the others. Nothing comes from the packages the
-issue reserves for the independent evaluation.
+The footstep samples are the 7 Lugaru and FreedroidRPG single steps of
+tools/training-data/manifest.csv; the classifier's training uses none of them
+(it sequences the OpenClonk and 0 A.D. steps instead: --make-training).
+Distractors are the manifest's door, knock, drop and thud recordings the
+training does not use: the validation quarter footstep-dataset sets aside (by a
+hash of the file name). Nothing comes from the packages the issue reserves for
+the independent evaluation.
 
 Per file (default 3 minutes, 16 kHz): bouts of 5-16 steps at a walking
 (1.6-2.2 /s) or running (2.6-3.6 /s) cadence, one or two samples per bout
@@ -68,12 +69,16 @@ def trimmed(x):
     return x[max(0, start - 16):]
 
 
+# Footstep samples kept for the check; the others (OpenClonk, 0 A.D.) are sequenced for training.
+CHECK_STEP_PACKAGES = {"lugaru-data", "freedroidrpg-data", "freedink-data"}
+
+
 def held_out(row):
-    """Recordings the classifier never trains on: footstep samples from every package but
-    OpenClonk, and the quarter of the other recordings footstep-dataset puts in its
-    validation split (FNV-1a of the flattened file name, as RealNegatives.split)."""
+    """Recordings the classifier never trains on: the footstep samples of CHECK_STEP_PACKAGES,
+    and the quarter of the other recordings footstep-dataset puts in its validation split
+    (FNV-1a of the flattened file name, as RealNegatives.split)."""
     if row["category"] == "footstep":
-        return row["package"] != "openclonk-data"
+        return row["package"] in CHECK_STEP_PACKAGES
     return fnv1a(wav_name(row["package"], row["path_in_package"].replace("::", "_"))) % 4 == 0
 
 
@@ -222,7 +227,7 @@ def make_training(args, steps, distractors):
     for i in range(args.files):
         snr = float(rng.uniform(0, 25))
         audio, truth, _, through = render(i, args.seed + 7_000, args.duration, steps, distractors, snr=snr)
-        name = os.path.join(args.make_training, f"train{i:03d}-snr{snr:04.1f}-{'ceiling' if through else 'room'}")
+        name = os.path.join(args.make_training, f"{args.prefix}train{i:03d}-snr{snr:04.1f}-{'ceiling' if through else 'room'}")
         write_wav(name + ".wav", audio)
         write_truth(name + ".csv", truth)
     print(f"wrote {args.files} labelled recordings to {args.make_training}")
@@ -240,6 +245,7 @@ def main():
     ap.add_argument("--analyze-args", default="", help="extra arguments for footstepctl analyze")
     ap.add_argument("--make-training", metavar="DIR",
                     help="instead of the check, write labelled recordings from the training side's samples to DIR")
+    ap.add_argument("--prefix", default="", help="with --make-training: a prefix for the file names (several batches)")
     args = ap.parse_args()
     manifest = os.path.join(ROOT, "tools", "training-data", "manifest.csv")
     steps, distractors = sounds(manifest, args.data, "train" if args.make_training else "check")

@@ -38,21 +38,29 @@ def ensure_venv():
     os.execv(python, [python] + sys.argv)
 
 
-def generate(split, scenarios, path, jobs, real_dir, labelled_dir=None):
-    subprocess.check_call(["swift", "build", "-c", "release", "--scratch-path", ".build-cls", "--product",
+def generate(split, scenarios, path, jobs, real_dir, labelled_dir=None, scratch=".build-cls"):
+    subprocess.check_call(["swift", "build", "-c", "release", "--scratch-path", scratch, "--product",
                            "footstep-dataset"], cwd=ROOT)
-    subprocess.check_call([os.path.join(ROOT, ".build-cls", "release", "footstep-dataset"), "--split", split,
+    subprocess.check_call([os.path.join(ROOT, scratch, "release", "footstep-dataset"), "--split", split,
                            "--scenarios", str(scenarios), "--jobs", str(jobs), "-o", path]
                           + (["--real", real_dir] if real_dir else [])
                           + (["--labelled", labelled_dir] if labelled_dir else []), cwd=ROOT)
 
 
+LABELLED_BATCH = 60
+
+
 def make_labelled(real_dir, labelled_dir, files):
-    """Walks and runs built from the real footstep samples of the training side (tools/real_footstep_check.py)."""
+    """Walks and runs built from the real footstep samples of the training side (tools/real_footstep_check.py),
+    in batches of LABELLED_BATCH files: batch k uses seed k + 1 and names its files with prefix "", "b-", "c-", ..."""
     if os.path.isdir(labelled_dir) and any(n.endswith(".wav") for n in os.listdir(labelled_dir)):
         return
-    subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "real_footstep_check.py"), "--data", real_dir,
-                           "--make-training", labelled_dir, "--files", str(files), "--duration", "120"], cwd=ROOT)
+    for batch in range((files + LABELLED_BATCH - 1) // LABELLED_BATCH):
+        count = min(LABELLED_BATCH, files - batch * LABELLED_BATCH)
+        prefix = "" if batch == 0 else chr(ord("a") + batch) + "-"
+        subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "real_footstep_check.py"), "--data", real_dir,
+                               "--make-training", labelled_dir, "--prefix", prefix, "--seed", str(batch + 1),
+                               "--files", str(count), "--duration", "120"], cwd=ROOT)
 
 
 def load(path):
@@ -180,16 +188,18 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--real-dir", default="/tmp/train-data/wav",
                     help="real negative recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); '' to skip")
-    ap.add_argument("--hidden", type=int, default=32, help="hidden units; 0 = multinomial logistic regression")
+    ap.add_argument("--hidden", type=int, default=64, help="hidden units; 0 = multinomial logistic regression")
     ap.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty of the MLP")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--real-weight", type=float, default=3.0, help="training weight of real negative recordings")
-    ap.add_argument("--other-weight", type=float, default=3.0,
+    ap.add_argument("--other-weight", type=float, default=5.0,
                     help="training weight of `other` events (a false footstep costs more than a missed type)")
-    ap.add_argument("--labelled-files", type=int, default=60,
+    ap.add_argument("--labelled-files", type=int, default=120,
                     help="two-minute recordings built from real footstep samples for training (0: none; needs --real-dir)")
-    ap.add_argument("--labelled-weight", type=float, default=1.0, help="training weight of those recordings' footsteps")
+    ap.add_argument("--labelled-weight", type=float, default=0.5, help="training weight of those recordings' footsteps")
     ap.add_argument("--output", default=MODEL_PATH)
+    ap.add_argument("--scratch-path", default=".build-cls",
+                    help="SwiftPM build folder for footstep-dataset (.build shares a release build of footstepctl)")
     args = ap.parse_args()
 
     os.makedirs(args.data_dir, exist_ok=True)
@@ -203,9 +213,9 @@ def main():
         labelled_dir = os.path.join(args.data_dir, "labelled")
         make_labelled(real_dir, labelled_dir, args.labelled_files)
     if not (args.reuse and os.path.exists(train_csv)):
-        generate("train", args.train_scenarios, train_csv, args.jobs, real_dir, labelled_dir)
+        generate("train", args.train_scenarios, train_csv, args.jobs, real_dir, labelled_dir, args.scratch_path)
     if not (args.reuse and os.path.exists(val_csv)):
-        generate("validation", args.validation_scenarios, val_csv, args.jobs, real_dir)
+        generate("validation", args.validation_scenarios, val_csv, args.jobs, real_dir, scratch=args.scratch_path)
 
     started = time.time()
     names, X, y, sources, truth, _ = load(train_csv)

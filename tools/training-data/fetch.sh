@@ -5,8 +5,9 @@
 #   1. refuses to run if a reserved (evaluation-only) package appears in the manifest
 #   2. `apt-get download` for exactly the packages named in the manifest (prints versions)
 #   3. extracts only the manifest's files into OUTDIR/<package>/<path>
-#      (paths of the form GROUP::INNER are members of an OpenClonk c4group archive;
-#       they are unpacked with c4group_extract.py into OUTDIR/<package>/GROUP/INNER)
+#      (paths of the form ARCHIVE::INNER are members of an archive inside the package:
+#       an OpenClonk c4group, unpacked with c4group_extract.py into OUTDIR/<package>/ARCHIVE/INNER,
+#       or a zip (0 A.D.'s public.zip), whose members go to OUTDIR/<package>/ARCHIVE.d/INNER)
 #   4. converts each file to 16 kHz mono 16-bit WAV: OUTDIR/wav/<package>__<flattened path>.wav
 #   5. verifies every manifest file exists (raw and wav); exits non-zero otherwise
 #
@@ -98,11 +99,12 @@ done
 
 # c4group members, conversion and verification are done in one python pass
 python3 - "$MANIFEST" "$OUT" "$C4" <<'EOF'
-import csv, os, subprocess, sys, importlib.util, collections
+import csv, os, subprocess, sys, importlib.util, collections, zipfile
 manifest, out, c4path = sys.argv[1:4]
 spec = importlib.util.spec_from_file_location('c4', c4path); c4 = importlib.util.module_from_spec(spec); spec.loader.exec_module(c4)
 rows = list(csv.DictReader(open(manifest, newline='')))
 groups = {}
+roots = {}
 errors = []
 names = collections.Counter()
 counts = collections.Counter(); secs = collections.Counter()
@@ -114,17 +116,24 @@ for r in rows:
         key = (pkg, grp)
         if key not in groups:
             if not os.path.isfile(gfile):
-                errors.append(f'missing group archive {pkg}:{grp}'); continue
-            members = {}
-            c4.parse(c4.load(gfile), '', members)
-            groups[key] = members
-            os.remove(gfile)                       # replace archive by a directory
-            os.makedirs(gfile, exist_ok=True)
+                errors.append(f'missing archive {pkg}:{grp}'); continue
+            if grp.endswith('.zip'):               # 0 A.D.'s public.zip (3 GB): read members on demand
+                archive = zipfile.ZipFile(gfile)
+                groups[key] = {n: (lambda n=n, a=archive: a.read(n)) for n in archive.namelist()}
+                extracted = os.path.join(out, pkg, grp + '.d')
+            else:                                  # OpenClonk c4group: parsed whole
+                members = {}
+                c4.parse(c4.load(gfile), '', members)
+                groups[key] = {n: (lambda d=d: d) for n, d in members.items()}
+                os.remove(gfile)                   # replace archive by a directory
+                os.makedirs(gfile, exist_ok=True)
+                extracted = gfile
+            roots[key] = extracted
         if inner not in groups[key]:
             errors.append(f'missing {pkg}:{path}'); continue
-        src = os.path.join(out, pkg, grp, inner)
+        src = os.path.join(roots[key], inner)
         os.makedirs(os.path.dirname(src), exist_ok=True)
-        with open(src, 'wb') as fh: fh.write(groups[key][inner])
+        with open(src, 'wb') as fh: fh.write(groups[key][inner]())
     else:
         src = os.path.join(out, pkg, path)
     if not os.path.isfile(src):
@@ -140,6 +149,9 @@ for r in rows:
         errors.append(f'sox failed for {pkg}:{path}: {p.stderr.strip()}'); continue
     d = float(subprocess.check_output(['soxi', '-D', dst], text=True))
     counts[r['category']] += 1; secs[r['category']] += d
+for (pkg, grp) in roots:
+    if grp.endswith('.zip'):
+        os.remove(os.path.join(out, pkg, grp))    # the members needed are extracted
 if errors:
     print('\n'.join('fetch.sh: ERROR: ' + e for e in errors), file=sys.stderr)
     sys.exit(1)
