@@ -133,7 +133,20 @@ def loudest_100ms_rms(x):
     return float(np.sqrt(np.max(power)))
 
 
-def render(index, seed, duration, steps, distractors, snr=None):
+def varied(sample, rng):
+    """Training augmentation: the sample played 0.8-1.25x as fast (pitch and length
+    together) with its high frequencies tilted -6 to +6 dB (a one-pole split at ~600 Hz)."""
+    import numpy as np
+    from scipy.signal import lfilter
+    rate = rng.uniform(0.8, 1.25)
+    positions = np.arange(0, len(sample) - 1, rate)
+    x = np.interp(positions, np.arange(len(sample)), sample)
+    a = np.exp(-2 * np.pi * 600 / RATE)
+    low = lfilter([1 - a], [1, -a], x)
+    return low + (x - low) * 10 ** (rng.uniform(-6, 6) / 20)
+
+
+def render(index, seed, duration, steps, distractors, snr=None, augment=False):
     import numpy as np
     rng = np.random.default_rng(seed * 1000 + index)
     n = int(duration * RATE)
@@ -156,6 +169,8 @@ def render(index, seed, duration, steps, distractors, snr=None):
         running = rng.random() < 0.35
         cadence = rng.uniform(2.6, 3.6) if running else rng.uniform(1.6, 2.2)
         pair = [steps[i] for i in rng.choice(len(steps), 2)]
+        if augment:
+            pair = [(name, varied(sample, rng)) for name, sample in pair]
         for k in range(int(rng.integers(5, 17))):
             if t > duration - 1:
                 break
@@ -172,6 +187,8 @@ def render(index, seed, duration, steps, distractors, snr=None):
         if len(onsets) and np.min(np.abs(onsets - at)) < 0.4:
             continue
         name, sample = distractors[int(rng.integers(len(distractors)))]
+        if augment:
+            sample = varied(sample, rng)
         place(sample, at, 10 ** (rng.uniform(-6, 6) / 20))
         truth.append((at, "other", name.split("__")[0] + ":" + name.rsplit("_", 1)[-1][:-4]))
     noise_rms = 1.0 / 10 ** (snr / 20)  # the steps' loudest 100 ms are at RMS 1 (± jitter)
@@ -226,7 +243,8 @@ def make_training(args, steps, distractors):
     rng = np.random.default_rng(args.seed + 7_000)
     for i in range(args.files):
         snr = float(rng.uniform(0, 25))
-        audio, truth, _, through = render(i, args.seed + 7_000, args.duration, steps, distractors, snr=snr)
+        audio, truth, _, through = render(i, args.seed + 7_000, args.duration, steps, distractors, snr=snr,
+                                          augment=args.augment)
         name = os.path.join(args.make_training, f"{args.prefix}train{i:03d}-snr{snr:04.1f}-{'ceiling' if through else 'room'}")
         write_wav(name + ".wav", audio)
         write_truth(name + ".csv", truth)
@@ -245,6 +263,8 @@ def main():
     ap.add_argument("--analyze-args", default="", help="extra arguments for footstepctl analyze")
     ap.add_argument("--make-training", metavar="DIR",
                     help="instead of the check, write labelled recordings from the training side's samples to DIR")
+    ap.add_argument("--augment", action="store_true",
+                    help="with --make-training: vary each bout's samples in speed (0.8-1.25x) and tilt (±6 dB)")
     ap.add_argument("--prefix", default="", help="with --make-training: a prefix for the file names (several batches)")
     args = ap.parse_args()
     manifest = os.path.join(ROOT, "tools", "training-data", "manifest.csv")

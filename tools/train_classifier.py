@@ -52,7 +52,9 @@ LABELLED_BATCH = 60
 
 def make_labelled(real_dir, labelled_dir, files):
     """Walks and runs built from the real footstep samples of the training side (tools/real_footstep_check.py),
-    in batches of LABELLED_BATCH files: batch k uses seed k + 1 and names its files with prefix "", "b-", "c-", ..."""
+    in batches of LABELLED_BATCH files: batch k uses seed k + 1, names its files with prefix "", "b-", "c-", ...,
+    and every second batch varies the samples' speed and tilt (--augment): half the recordings keep the
+    samples as recorded."""
     if os.path.isdir(labelled_dir) and any(n.endswith(".wav") for n in os.listdir(labelled_dir)):
         return
     for batch in range((files + LABELLED_BATCH - 1) // LABELLED_BATCH):
@@ -60,7 +62,8 @@ def make_labelled(real_dir, labelled_dir, files):
         prefix = "" if batch == 0 else chr(ord("a") + batch) + "-"
         subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "real_footstep_check.py"), "--data", real_dir,
                                "--make-training", labelled_dir, "--prefix", prefix, "--seed", str(batch + 1),
-                               "--files", str(count), "--duration", "120"], cwd=ROOT)
+                               "--files", str(count), "--duration", "120"] + (["--augment"] if batch % 2 else []),
+                              cwd=ROOT)
 
 
 def load(path):
