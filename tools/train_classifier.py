@@ -55,8 +55,12 @@ def make_labelled(real_dir, labelled_dir, files):
     in batches of LABELLED_BATCH files: batch k uses seed k + 1, names its files with prefix "", "b-", "c-", ...,
     and every second batch varies the samples' speed and tilt (--augment): half the recordings keep the
     samples as recorded."""
-    if os.path.isdir(labelled_dir) and any(n.endswith(".wav") for n in os.listdir(labelled_dir)):
-        return
+    if os.path.isdir(labelled_dir):
+        existing = sum(1 for n in os.listdir(labelled_dir) if n.endswith(".wav"))
+        if existing == files:
+            return
+        if existing:
+            sys.exit(f"{labelled_dir} holds {existing} recordings, not {files}: delete it to make them again")
     for batch in range((files + LABELLED_BATCH - 1) // LABELLED_BATCH):
         count = min(LABELLED_BATCH, files - batch * LABELLED_BATCH)
         prefix = "" if batch == 0 else chr(ord("a") + batch) + "-"
