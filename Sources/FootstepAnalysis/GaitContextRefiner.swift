@@ -15,6 +15,10 @@ import FootstepCore
 ///   `GaitBoutTracker.maximumInterval` (1.5 s) on either side stays a
 ///   footstep only when the confidence of its type is at least
 ///   `loneMinimumConfidence`; otherwise it becomes `other`.
+/// - **Crowded.** An unsure footstep, or an impact the beat would make one,
+///   with another impact of any kind less than `crowdingGap` (0.25 s) before
+///   or after it is `other`: knock groups, taps and rattles come faster than
+///   any gait (a run of 3.6 steps/s is 0.28 s a step).
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
@@ -36,6 +40,8 @@ struct GaitContextRefiner {
     static let intervalTolerance = 0.15
     /// The furthest neighbour either rule looks at (two intervals ahead).
     static let contextSeconds = 2 * stepIntervals.upperBound
+    /// An unsure step with another impact closer than this is not a step.
+    static let crowdingGap = 0.25
 
     /// Events not released yet, in onset order.
     private var pending: [AnalyzedEvent] = []
@@ -43,11 +49,14 @@ struct GaitContextRefiner {
     private var releasedFootsteps: [Double] = []
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
+    /// Onsets of every impact added within `contextSeconds` of a held one.
+    private var recentOnsets: [Double] = []
     private let capacity = 128
 
     init() {
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
+        recentOnsets.reserveCapacity(3 * capacity)
         neighbours.reserveCapacity(3 * capacity)
     }
 
@@ -55,6 +64,8 @@ struct GaitContextRefiner {
     mutating func add(_ event: AnalyzedEvent, output: (AnalysisOutput) -> Void) {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
+        if recentOnsets.count == 3 * capacity { recentOnsets.removeFirst() }
+        recentOnsets.append(event.onsetSeconds)
     }
 
     /// Releases the events whose label is settled, given that every impact
@@ -66,6 +77,7 @@ struct GaitContextRefiner {
         }
         if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
+            recentOnsets.removeAll { $0 < oldest - Self.contextSeconds }
         }
     }
 
@@ -90,8 +102,10 @@ struct GaitContextRefiner {
         let onset = event.onsetSeconds
         switch event.kind {
         case .other where event.footstepProbability >= Self.rhythmMinimumProbability:
+            if isCrowded(onset) { return true }
             collectNeighbours(of: onset, except: index)
             if isOnBeat(onset) {
+                guard horizon > onset + Self.crowdingGap else { return false }
                 event.kind = .footstep
                 event.type = .unknown
                 event.confidence = event.footstepProbability
@@ -99,9 +113,11 @@ struct GaitContextRefiner {
             }
             return horizon > onset + Self.contextSeconds
         case .footstep where event.confidence < Self.loneMinimumConfidence:
-            collectNeighbours(of: onset, except: index)
-            if !isAlone(onset) { return true }
-            guard horizon > onset + GaitBoutTracker.maximumInterval else { return false }
+            if !isCrowded(onset) {
+                collectNeighbours(of: onset, except: index)
+                if !isAlone(onset) { return horizon > onset + Self.crowdingGap }
+                guard horizon > onset + GaitBoutTracker.maximumInterval else { return false }
+            }
             event.kind = .other
             event.type = .unknown
             event.confidence = 1 - event.footstepProbability
@@ -144,6 +160,12 @@ struct GaitContextRefiner {
     private func hasNeighbour(near time: Double, interval: Double) -> Bool {
         let tolerance = Self.intervalTolerance * interval
         return neighbours.contains { abs($0 - time) <= tolerance }
+    }
+
+    /// Whether another impact of any kind is within `crowdingGap` of `onset`
+    /// (onsets of distinct impacts differ: the detector keeps them apart).
+    private func isCrowded(_ onset: Double) -> Bool {
+        recentOnsets.contains { $0 != onset && abs($0 - onset) < Self.crowdingGap }
     }
 
     /// Whether no footstep is within a bout's step interval of `onset`.

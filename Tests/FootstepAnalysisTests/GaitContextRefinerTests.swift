@@ -110,6 +110,28 @@ import Testing
         #expect(Self.refine(apart).allSatisfy { $0.kind == .other })
     }
 
+    @Test func unsureStepsWithAnImpactCloserThanAnyGaitAreOther() {
+        // A knock group the classifier is unsure of: 0.2 s apart, faster than any gait.
+        let knocks = [0.0, 0.2, 0.4].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.7) }
+        #expect(Self.refine(knocks).allSatisfy { $0.kind == .other })
+        // The same confidence at a walking pace keeps its label.
+        let walk = [10.0, 10.5, 11.0].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.7) }
+        #expect(Self.refine(walk).allSatisfy { $0.kind == .footstep && $0.type == .heelStrike })
+        // A sure step keeps its label even with an impact 0.2 s after it.
+        let sure = [Self.event(at: 20.0, .footstep, .stomping, confidence: 0.95), Self.event(at: 20.2, .other, confidence: 0.99)]
+        #expect(Self.refine(sure).map(\.kind) == [.footstep, .other])
+        // An impact on the beat is not rescued when another impact crowds it, whatever comes first.
+        for crowd in [29.8, 30.2] {
+            var events = [28.5, 29.0, 29.5, 30.5, 31.0].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.95) }
+            events.append(Self.event(at: 30.0, .other, confidence: 0.8))
+            events.append(Self.event(at: crowd, .other, confidence: 0.99))
+            events.sort { $0.onsetFrame < $1.onsetFrame }
+            let out = Self.refine(events)
+            #expect(out.count == 7)
+            #expect(out.first { $0.onsetSeconds == 30.0 }?.kind == .other, "crowded by an impact at \(crowd) s")
+        }
+    }
+
     @Test func eventsLeaveAsSoonAsTheirLabelIsSettled() {
         var refiner = GaitContextRefiner()
         var released: [(Double, EventKind)] = []
