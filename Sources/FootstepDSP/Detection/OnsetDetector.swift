@@ -10,9 +10,10 @@ import Glibc
 /// floor, divided by the band's expected fluctuation in stationary noise,
 /// squared and summed over bands. An onset is a local peak of that function
 /// above an adaptive threshold (0.8 × `threshold` × the running median of the
-/// last 1.5 s plus 7 × its upper spread), whose bands also stand above their
+/// last 1.5 s of background plus 7 × its upper spread), whose bands also stand above their
 /// noise floors as a whole (`minimumExcessPerBand`), at least
-/// `minimumInterOnsetInterval` after the previous one. The onset time is then
+/// `minimumInterOnsetInterval` after the previous one and, while that one still
+/// sounds, with at least `reonsetFraction` of its peak. The onset time is then
 /// refined to about 2 ms on the low-passed waveform. An event lasts until its
 /// excess energy over the floor has fallen back for 30 ms (or
 /// `maximumEventDuration`).
@@ -59,6 +60,24 @@ public struct OnsetDetector: ~Copyable {
     static let expectedStepThresholdFactor = 0.6
     static let expectedStepExcessFactor = 0.7
     private static let endHoldFrames = 3
+    /// While an event is still sounding, or within `reonsetWindow` of its
+    /// onset, a new onset needs a flux peak of at least this fraction of the
+    /// event's own peak: the next step of a run (about as strong) counts, the
+    /// scrape after a shuffle's first contact or a knock's rattle (a tenth of
+    /// it) does not.
+    static let reonsetFraction = 0.25
+    /// Seconds after an onset in which `reonsetFraction` applies even when the
+    /// event has gone quiet (in noise a scrape's start and its second
+    /// component can be separate events).
+    static let reonsetWindow = 0.4
+    /// Sooner than this after an onset (a faster pace than any run's) a new
+    /// onset needs `closeReonsetFraction` of the last event's peak.
+    static let closeReonsetInterval = 0.25
+    static let closeReonsetFraction = 0.6
+    /// The largest share of the threshold's history impact frames may take.
+    static let maximumImpactShare = 0.2
+    /// Longest run of frames above the onset gate still taken as impacts (3 s).
+    static let maximumImpactFrames = 300
 
     private struct OpenEvent {
         var onsetFrame: Int64
@@ -67,6 +86,8 @@ public struct OnsetDetector: ~Copyable {
         var lcfMax: Double
         var aEnergy: Double
         var strength: Double
+        /// The highest detection value since the onset.
+        var peakFlux: Double
         var backgroundLAF: Double
         var quietFrames = 0
         var sincePrevious: Int64?
@@ -139,7 +160,7 @@ public struct OnsetDetector: ~Copyable {
         trackBackgroundLevel(levels.lafMax)
         let value = detectionFunction()
         let threshold = adaptiveThreshold()
-        detectionHistory.push(value)
+        recordBackground(value)
 
         // A local maximum one frame ago, above its threshold, is an onset; a lower
         // one where the gait's rhythm expects the next step.
@@ -151,12 +172,13 @@ public struct OnsetDetector: ~Copyable {
             let excessFactor = expected ? Self.expectedStepExcessFactor : 1
             // The flux peak must also stand out of the noise floor as a whole (see `minimumExcessPerBand`).
             if detection.previous > detection.previousThreshold * thresholdFactor,
-                currentExcess >= Self.minimumExcessPerBand * excessFactor * Double(high.bandCount + low.bandCount)
+                currentExcess >= Self.minimumExcessPerBand * excessFactor * Double(high.bandCount + low.bandCount),
+                detection.previous >= recentPeakFlux
             {
-                onsetFound(strength: detection.previous / detection.previousThreshold, ended: &ended)
+                onsetFound(flux: detection.previous, strength: detection.previous / detection.previousThreshold, ended: &ended)
             }
         }
-        updateOpenEvent(levels: levels, ended: &ended)
+        updateOpenEvent(levels: levels, flux: value, ended: &ended)
         detection = (value, detection.previous, threshold)
         frameIndex += 1
         return ended
@@ -190,6 +212,40 @@ public struct OnsetDetector: ~Copyable {
     }
 
     private var currentExcess = 0.0
+    private var framesSinceQuiet = 0
+    /// The peak detection value of the last event, kept after it closes.
+    private var lastPeakFlux = 0.0
+
+    /// The detection value a new onset must reach besides the threshold: a
+    /// share of the last event's peak while that event sounds or for
+    /// `reonsetWindow` after its onset (`reonsetFraction`; `closeReonsetFraction`
+    /// within `closeReonsetInterval`, sooner than the next step of a run), else 0.
+    private var recentPeakFlux: Double {
+        guard let previousOnset else { return 0 }
+        let since = Double(history.endFrame - previousOnset) / configuration.sampleRate
+        if since < Self.closeReonsetInterval { return Self.closeReonsetFraction * lastPeakFlux }
+        if openEvent != nil || since < Self.reonsetWindow { return Self.reonsetFraction * lastPeakFlux }
+        return 0
+    }
+
+    /// Adds this frame's detection value to the threshold's history. Frames
+    /// inside impacts (the bands above the onset gate) may make up at most
+    /// `maximumImpactShare` of it: an isolated impact still raises the
+    /// threshold behind it (over a shuffle's scrape or a knock's rattle), a
+    /// run of steps (3-4 a second, each ringing through a ceiling into the
+    /// next) cannot fill the window with its own flux and rise over its later
+    /// steps. After `maximumImpactFrames` without a quiet frame the background
+    /// itself has changed and every frame counts again.
+    private mutating func recordBackground(_ value: Double) {
+        let impact = currentExcess >= Self.minimumExcessPerBand * Double(high.bandCount + low.bandCount)
+        framesSinceQuiet = impact ? framesSinceQuiet + 1 : 0
+        if !impact || framesSinceQuiet > Self.maximumImpactFrames {
+            detectionHistory.push(value)
+        } else if Double(detectionHistory.markedCount) < Self.maximumImpactShare * Double(detectionHistory.window) {
+            detectionHistory.push(value, marked: true)
+        }
+    }
+
     private func adaptiveThreshold() -> Double {
         let median = detectionHistory.quantile(0.5)
         let upper = detectionHistory.quantile(0.75)
@@ -210,7 +266,7 @@ public struct OnsetDetector: ~Copyable {
 
     // MARK: - Events
 
-    private mutating func onsetFound(strength: Double, ended: inout EndedEvents) {
+    private mutating func onsetFound(flux: Double, strength: Double, ended: inout EndedEvents) {
         let onset = refinedOnset()
         if var event = openEvent {
             if onset - event.onsetFrame < minimumInterOnsetFrames {
@@ -223,7 +279,7 @@ public struct OnsetDetector: ~Copyable {
         }
         if let previousOnset, onset - previousOnset < minimumInterOnsetFrames { return }
         var event = OpenEvent(
-            onsetFrame: onset, peak: 0, lafMax: -200, lcfMax: -200, aEnergy: 0, strength: strength,
+            onsetFrame: onset, peak: 0, lafMax: -200, lcfMax: -200, aEnergy: 0, strength: strength, peakFlux: flux,
             backgroundLAF: backgroundLAF, sincePrevious: previousOnset.map { onset - $0 })
         // Include the hops between the onset and its detection.
         let hopsBack = Int((history.endFrame - onset) / Int64(hopFrames))
@@ -233,6 +289,7 @@ public struct OnsetDetector: ~Copyable {
         }
         openEvent = event
         previousOnset = onset
+        lastPeakFlux = flux
         cadence.record(onset)
     }
 
@@ -240,9 +297,11 @@ public struct OnsetDetector: ~Copyable {
         Int64(configuration.minimumInterOnsetInterval * configuration.sampleRate)
     }
 
-    private mutating func updateOpenEvent(levels: BlockLevels, ended: inout EndedEvents) {
+    private mutating func updateOpenEvent(levels: BlockLevels, flux: Double, ended: inout EndedEvents) {
         guard var event = openEvent else { return }
         event.include(levels)
+        event.peakFlux = max(event.peakFlux, flux)
+        lastPeakFlux = event.peakFlux
         let quiet = currentExcess < 2 * Double(high.bandCount + low.bandCount)
         event.quietFrames = quiet ? event.quietFrames + 1 : 0
         let duration = Double(history.endFrame - event.onsetFrame) / configuration.sampleRate

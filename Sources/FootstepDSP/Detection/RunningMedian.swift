@@ -3,24 +3,35 @@
 struct RunningMedian {
     private var sorted: [Double]
     private var fifo: [Double]
+    private var marks: [Bool]
     private var next = 0
     private(set) var count = 0
+    /// How many values in the window were pushed `marked`.
+    private(set) var markedCount = 0
 
     init(window: Int) {
         sorted = []
         sorted.reserveCapacity(window)
         fifo = [Double](repeating: 0, count: window)
+        marks = [Bool](repeating: false, count: window)
     }
 
-    /// Adds `value`, dropping the oldest once the window is full.
-    mutating func push(_ value: Double) {
+    /// The number of values the window holds when full.
+    var window: Int { fifo.count }
+
+    /// Adds `value`, dropping the oldest once the window is full. `marked`
+    /// values are counted (`markedCount`) while they are in the window.
+    mutating func push(_ value: Double, marked: Bool = false) {
         if count == fifo.count {
             let old = fifo[next]
             if let index = indexOf(old) { sorted.remove(at: index) }
+            if marks[next] { markedCount -= 1 }
         } else {
             count += 1
         }
         fifo[next] = value
+        marks[next] = marked
+        if marked { markedCount += 1 }
         next = (next + 1) % fifo.count
         sorted.insert(value, at: insertionIndex(value))
     }
