@@ -14,7 +14,9 @@ import FootstepCore
 /// - **Alone.** A footstep with no other footstep within
 ///   `GaitBoutTracker.maximumInterval` (1.5 s) on either side stays a
 ///   footstep only when the confidence of its type is at least
-///   `loneMinimumConfidence`; otherwise it becomes `other`.
+///   `loneMinimumConfidence`; otherwise it becomes `other`. Below
+///   `pairMinimumConfidence` it needs two footsteps within that reach: a
+///   knock-knock or a slam and its rebound make a pair, a walk more.
 /// - **Crowded.** An unsure footstep, or an impact the beat would make one,
 ///   with another impact of any kind less than `crowdingGap` (0.25 s) before
 ///   or after it is `other`: knock groups, taps and rattles come faster than
@@ -33,7 +35,8 @@ import FootstepCore
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
-    static let loneMinimumConfidence = 0.9
+    static let loneMinimumConfidence = 0.95
+    static let pairMinimumConfidence = 0.55
     /// Step intervals (seconds) the rhythm rule recognises.
     static let stepIntervals = 0.25...0.8
     /// How far an interval may differ from the previous one (fraction of it).
@@ -115,7 +118,8 @@ struct GaitContextRefiner {
         case .footstep where event.confidence < Self.loneMinimumConfidence:
             if !isCrowded(onset) {
                 collectNeighbours(of: onset, except: index)
-                if !isAlone(onset) { return horizon > onset + Self.crowdingGap }
+                let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
+                if footstepsWithinBoutInterval(of: onset) >= company { return horizon > onset + Self.crowdingGap }
                 guard horizon > onset + GaitBoutTracker.maximumInterval else { return false }
             }
             event.kind = .other
@@ -168,8 +172,8 @@ struct GaitContextRefiner {
         recentOnsets.contains { $0 != onset && abs($0 - onset) < Self.crowdingGap }
     }
 
-    /// Whether no footstep is within a bout's step interval of `onset`.
-    private func isAlone(_ onset: Double) -> Bool {
-        !neighbours.contains { abs($0 - onset) <= GaitBoutTracker.maximumInterval }
+    /// How many footsteps are within a bout's step interval of `onset`.
+    private func footstepsWithinBoutInterval(of onset: Double) -> Int {
+        neighbours.count { abs($0 - onset) <= GaitBoutTracker.maximumInterval }
     }
 }

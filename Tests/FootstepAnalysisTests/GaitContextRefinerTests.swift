@@ -96,6 +96,21 @@ import Testing
         #expect(out[2].kind == .other)
     }
 
+    /// Below `pairMinimumConfidence` a footstep needs two others within a bout
+    /// interval: a pair of doubtful impacts (a knock-knock) is `other`, the
+    /// same pair with surer labels stays, and so does a doubtful walk of three.
+    @Test func aPairOfDoubtfulFootstepsIsOtherAndAWalkOfThreeIsNot() {
+        func steps(_ onsets: [Double], confidence: Double) -> [AnalyzedEvent] {
+            onsets.map { Self.event(at: $0, .footstep, .heelStrike, confidence: confidence, footstep: confidence) }
+        }
+        let doubtful = GaitContextRefiner.pairMinimumConfidence - 0.05
+        #expect(Self.refine(steps([2.0, 2.4], confidence: doubtful)).allSatisfy { $0.kind == .other })
+        let surer = GaitContextRefiner.pairMinimumConfidence + 0.1
+        #expect(Self.refine(steps([2.0, 2.4], confidence: surer)).allSatisfy { $0.kind == .footstep })
+        let walk = Self.refine(steps([2.0, 2.55, 3.1], confidence: doubtful))
+        #expect(walk.allSatisfy { $0.kind == .footstep && $0.type == .heelStrike })
+    }
+
     @Test func aFootstepWithANeighbourWithinABoutIntervalIsNotAlone() {
         let pair = [
             Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.6),
