@@ -4,7 +4,7 @@
 # - times `footstepctl analyze` on it (classification on): x-realtime, CPU seconds, peak RSS,
 # - prints the cost of each analysis stage (decode, weighting/levels, detector, classifier
 #   per event) from an in-process harness (`footstep-bench stages`),
-# - then the other areas' benchmarks (`footstep-bench report`, `footstep-bench api`) when built in.
+# - then the report and control-socket benchmarks (`footstep-bench report`, `footstep-bench api`).
 # Wall-clock figures need a quiet machine; the harness's CPU seconds do not.
 set -euo pipefail
 bin=${1:-.build/release}
@@ -34,3 +34,8 @@ print(f"footstepctl analyze (classification on), 3600 s of 16 kHz audio, best of
       f"{3600 / wall:.0f}x realtime, {cpu:.3f} s CPU (two threads), peak RSS {rss:.1f} MB")
 PY
 "$bin/footstep-bench" stages "$audio"
+# Evidence report on a 30-day, 100,000-event store, and control-socket latency
+# against a daemon whose store holds 1,000,000 events (both stores built once,
+# cached in BENCH_DIR; the second takes about 80 s the first time).
+"$bin/footstep-bench" report --data "$dir/report"
+"$bin/footstep-bench" api --data "$dir/api"

@@ -17,10 +17,12 @@ import FootstepCore
 ///   `loneMinimumConfidence`; otherwise it becomes `other`. Below
 ///   `pairMinimumConfidence` it needs two footsteps within that reach: a
 ///   knock-knock or a slam and its rebound make a pair, a walk more.
-/// - **Crowded.** An unsure footstep, or an impact the beat would make one,
-///   with another impact of any kind less than `crowdingGap` (0.25 s) before
-///   or after it is `other`: knock groups, taps and rattles come faster than
-///   any gait (a run of 3.6 steps/s is 0.28 s a step).
+/// - **Crowded.** A footstep below `crowdableMaximumConfidence`, or an impact
+///   the beat would make one, with another impact of any kind less than
+///   `crowdingGap` (0.25 s) before or after it is `other`: knock groups, taps
+///   and rattles come faster than any gait (a run of 3.6 steps/s is 0.28 s a
+///   step). A footstep looks at the impacts known when it has company and
+///   does not wait for one that might follow (live latency); a rescue waits.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
@@ -37,6 +39,9 @@ struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
     static let loneMinimumConfidence = 0.95
     static let pairMinimumConfidence = 0.55
+    /// Footsteps below this confidence are unsure enough for the crowding
+    /// rule (and wait `crowdingGap` for it); surer ones with company leave at once.
+    static let crowdableMaximumConfidence = 0.9
     /// Step intervals (seconds) the rhythm rule recognises.
     static let stepIntervals = 0.25...0.8
     /// How far an interval may differ from the previous one (fraction of it).
@@ -116,10 +121,11 @@ struct GaitContextRefiner {
             }
             return horizon > onset + Self.contextSeconds
         case .footstep where event.confidence < Self.loneMinimumConfidence:
-            if !isCrowded(onset) {
+            let crowdable = event.confidence < Self.crowdableMaximumConfidence
+            if !(crowdable && isCrowded(onset)) {
                 collectNeighbours(of: onset, except: index)
                 let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
-                if footstepsWithinBoutInterval(of: onset) >= company { return horizon > onset + Self.crowdingGap }
+                if footstepsWithinBoutInterval(of: onset) >= company { return true }
                 guard horizon > onset + GaitBoutTracker.maximumInterval else { return false }
             }
             event.kind = .other
