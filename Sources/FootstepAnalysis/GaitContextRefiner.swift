@@ -40,7 +40,7 @@ struct GaitContextRefiner {
     static let loneMinimumConfidence = 0.95
     static let pairMinimumConfidence = 0.55
     /// Footsteps below this confidence are unsure enough for the crowding
-    /// rule (and wait `crowdingGap` for it); surer ones with company leave at once.
+    /// rule; surer ones are never crowded.
     static let crowdableMaximumConfidence = 0.9
     /// Step intervals (seconds) the rhythm rule recognises.
     static let stepIntervals = 0.25...0.8

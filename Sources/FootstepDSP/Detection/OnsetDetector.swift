@@ -173,7 +173,7 @@ public struct OnsetDetector: ~Copyable {
             // The flux peak must also stand out of the noise floor as a whole (see `minimumExcessPerBand`).
             if detection.previous > detection.previousThreshold * thresholdFactor,
                 currentExcess >= Self.minimumExcessPerBand * excessFactor * Double(high.bandCount + low.bandCount),
-                detection.previous >= recentPeakFlux
+                detection.previous >= reonsetMinimumFlux
             {
                 onsetFound(flux: detection.previous, strength: detection.previous / detection.previousThreshold, ended: &ended)
             }
@@ -220,7 +220,7 @@ public struct OnsetDetector: ~Copyable {
     /// share of the last event's peak while that event sounds or for
     /// `reonsetWindow` after its onset (`reonsetFraction`; `closeReonsetFraction`
     /// within `closeReonsetInterval`, sooner than the next step of a run), else 0.
-    private var recentPeakFlux: Double {
+    private var reonsetMinimumFlux: Double {
         guard let previousOnset else { return 0 }
         let since = Double(history.endFrame - previousOnset) / configuration.sampleRate
         if since < Self.closeReonsetInterval { return Self.closeReonsetFraction * lastPeakFlux }
