@@ -37,7 +37,7 @@ import FootstepCore
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
-    static let loneMinimumConfidence = 0.95
+    static let loneMinimumConfidence = 0.9
     static let pairMinimumConfidence = 0.55
     /// Footsteps below this confidence are unsure enough for the crowding
     /// rule; surer ones are never crowded.
