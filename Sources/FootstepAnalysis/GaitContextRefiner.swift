@@ -17,7 +17,7 @@ import FootstepCore
 ///   `loneMinimumConfidence`; otherwise it becomes `other`. Below
 ///   `pairMinimumConfidence` it needs two footsteps within that reach: a
 ///   knock-knock or a slam and its rebound make a pair, a walk more.
-/// - **Crowded.** A footstep below `crowdableMaximumConfidence`, or an impact
+/// - **Crowded.** A footstep below `loneMinimumConfidence`, or an impact
 ///   the beat would make one, with another impact of any kind less than
 ///   `crowdingGap` (0.25 s) before or after it is `other`: knock groups, taps
 ///   and rattles come faster than any gait (a run of 3.6 steps/s is 0.28 s a
@@ -39,9 +39,6 @@ struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
     static let loneMinimumConfidence = 0.9
     static let pairMinimumConfidence = 0.55
-    /// Footsteps below this confidence are unsure enough for the crowding
-    /// rule; surer ones are never crowded.
-    static let crowdableMaximumConfidence = 0.9
     /// Step intervals (seconds) the rhythm rule recognises.
     static let stepIntervals = 0.25...0.8
     /// How far an interval may differ from the previous one (fraction of it).
@@ -121,8 +118,7 @@ struct GaitContextRefiner {
             }
             return horizon > onset + Self.contextSeconds
         case .footstep where event.confidence < Self.loneMinimumConfidence:
-            let crowdable = event.confidence < Self.crowdableMaximumConfidence
-            if !(crowdable && isCrowded(onset)) {
+            if !isCrowded(onset) {
                 collectNeighbours(of: onset, except: index)
                 let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
                 if footstepsWithinBoutInterval(of: onset) >= company { return true }
