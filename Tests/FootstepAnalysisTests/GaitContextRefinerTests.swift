@@ -11,10 +11,10 @@ import Testing
 
     static func event(
         at onset: Double, _ kind: EventKind, _ type: FootstepType = .unknown, confidence: Double,
-        footstep: Double? = nil
+        footstep: Double? = nil, ringing duration: Double = 0.1
     ) -> AnalyzedEvent {
         let impact = ImpactEvent(
-            onsetFrame: Int64((onset * rate).rounded()), durationFrames: 100, peakDBFS: -20, lafMax: 60, lcfMax: 65,
+            onsetFrame: Int64((onset * rate).rounded()), durationFrames: Int((duration * rate).rounded()), peakDBFS: -20, lafMax: 60, lcfMax: 65,
             sel: 55, backgroundLAF: 40, strength: 3, detectorConfidence: 0.8, framesSincePreviousOnset: nil)
         let classification = Classification(
             kind: kind, type: type, confidence: confidence, intensity: .medium, footstepProbability: footstep)
@@ -94,6 +94,24 @@ import Testing
         #expect(out[0].kind == .other && out[0].type == .unknown && abs(out[0].confidence - 0.2) < 1e-9)
         #expect(out[1].kind == .footstep && out[1].type == .stomping && out[1].confidence == 0.95)
         #expect(out[2].kind == .other)
+    }
+
+    /// A sure footstep that rings on (a slammed door the classifier took
+    /// for a stomp) must have company like an unsure one; a short sure one
+    /// alone, or a ringing one in a walk, stays.
+    @Test func aSureFootstepThatRingsOnNeedsCompany() {
+        let ringing = GaitContextRefiner.ringingMinimumSeconds
+        let events = [
+            Self.event(at: 1.0, .footstep, .stomping, confidence: 0.99, footstep: 0.99, ringing: ringing + 0.2),
+            Self.event(at: 5.0, .footstep, .stomping, confidence: 0.99, footstep: 0.99, ringing: ringing - 0.1),
+        ]
+        let out = Self.refine(events)
+        #expect(out[0].kind == .other && abs(out[0].confidence - 0.01) < 1e-9)
+        #expect(out[1].kind == .footstep && out[1].type == .stomping)
+        let walk = [0.0, 0.6, 1.2].map {
+            Self.event(at: $0, .footstep, .stomping, confidence: 0.99, footstep: 0.99, ringing: ringing + 0.2)
+        }
+        #expect(Self.refine(walk).allSatisfy { $0.kind == .footstep && $0.type == .stomping })
     }
 
     /// Below `pairMinimumConfidence` a footstep needs two others within a bout
