@@ -11,7 +11,9 @@
 # RSS figures are VmRSS (the headline), split as in /proc/PID/status into
 # anonymous memory (RssAnon: heap, stacks) and file-backed pages (RssFile:
 # mapped code and data of the binary and its libraries, the database's
-# WAL index), sampled at the same instants.
+# WAL index), sampled at the same instants. The working set is RSS 30 s after
+# the file-backed pages were handed back to the kernel (scripts/page-out.py):
+# the code and data the daemon keeps using, without start-up code.
 #  3. Store throughput (events/s appended with the hash chain, release build)
 #     from `footstep-bench store` when that subcommand is built in.
 #
@@ -97,6 +99,17 @@ done
 read -r last_rss last_anon last_file <<< "$last"
 cpu1=$(cpu_seconds "$daemon")
 t1=$(date +%s.%N)
+# Working set: reclaim the file-backed pages (start-up code included), let the
+# daemon run 30 s more, and see what it touched again (needs root).
+working_set=""
+if python3 "$(dirname "$0")/page-out.py" "$daemon" > "$work/page-out.log" 2>&1; then
+  sleep 30
+  read -r ws_rss ws_anon ws_file <<< "$(rss_split_kb "$daemon")"
+  working_set=$(awk -v r="$ws_rss" -v a="$ws_anon" -v f="$ws_file" 'BEGIN {
+    printf "  working set: 30 s after its file-backed pages were reclaimed (scripts/page-out.py), RSS %.1f MB (anonymous %.1f MB, file-backed pages touched again %.1f MB)", r / 1024, a / 1024, f / 1024 }')
+else
+  working_set="  working set: not measured ($(tail -1 "$work/page-out.log"))"
+fi
 kill -TERM "$daemon"
 wait "$daemon" || true
 awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$source_kind" \
@@ -105,6 +118,7 @@ awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$
     t1 - t0, src, 100 * (c1 - c0) / (t1 - t0), rss / 1024
   printf "  RSS split at the peak: anonymous %.1f MB, file-backed %.1f MB; at the end: RSS %.1f MB, anonymous %.1f MB, file-backed %.1f MB\n",
     anon / 1024, file / 1024, lrss / 1024, lanon / 1024, lfile / 1024 }'
+echo "$working_set"
 
 # --- 2. accelerated 24-hour-equivalent run ---------------------------------
 seconds=$((hours_equivalent * 3600))

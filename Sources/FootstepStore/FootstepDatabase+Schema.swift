@@ -10,6 +10,12 @@ extension FootstepDatabase {
 
     /// v1: sessions, gaps, audio files, events with the hash chain, level minutes,
     /// bouts, calibrations, chain tombstones and the chain head.
+    ///
+    /// Foreign keys name their table (`inTable:`): without it GRDB finds the
+    /// table through its English inflection rules, about 100 regular
+    /// expressions compiled by ICU on a new database (ICU code the daemon
+    /// otherwise does not run, kept resident). The SQL is the same
+    /// (`SchemaTests.theShippedV1SchemaIsUnchanged`).
     private static func createV1Schema(_ db: Database) throws {
         try db.create(table: "session") { t in
             t.autoIncrementedPrimaryKey("id")
@@ -29,7 +35,7 @@ extension FootstepDatabase {
 
         try db.create(table: "sessionGap") { t in
             t.autoIncrementedPrimaryKey("id")
-            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
             t.column("startedAt", .datetime).notNull()
             t.column("endedAt", .datetime).notNull()
             t.column("reason", .text).notNull()
@@ -37,7 +43,7 @@ extension FootstepDatabase {
 
         try db.create(table: "audioFile") { t in
             t.autoIncrementedPrimaryKey("id")
-            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
             t.column("path", .text).notNull().unique()
             t.column("startedAt", .datetime).notNull()
             t.column("startFrame", .integer).notNull().check { $0 >= 0 }
@@ -54,7 +60,7 @@ extension FootstepDatabase {
 
         try db.create(table: "bout") { t in
             t.autoIncrementedPrimaryKey("id")
-            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
             t.column("startedAt", .datetime).notNull()
             t.column("endedAt", .datetime).notNull()
             t.column("steps", .integer).notNull().check { $0 >= 0 }
@@ -67,10 +73,10 @@ extension FootstepDatabase {
         try db.create(table: "event") { t in
             t.autoIncrementedPrimaryKey("id")
             // Evidence fields (hashed, see EventHasher).
-            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
             // RESTRICT: removing an audio file row must never take evidence with it (retention
             // marks files pruned instead; deleteSession removes events explicitly first).
-            t.belongsTo("audioFile", onDelete: .restrict)
+            t.belongsTo("audioFile", inTable: "audioFile", onDelete: .restrict)
             t.column("frameOffset", .integer).notNull()
             t.column("timestamp", .datetime).notNull()
             t.column("duration", .double).notNull()
@@ -85,7 +91,7 @@ extension FootstepDatabase {
             t.column("backgroundLA", .double)
             // Annotations (not hashed).
             t.column("notes", .text).notNull().defaults(to: "")
-            t.belongsTo("bout", onDelete: .setNull)
+            t.belongsTo("bout", inTable: "bout", onDelete: .setNull)
             t.column("clipPath", .text)
             t.column("clipSha256", .text)
             // Chain.
@@ -98,7 +104,7 @@ extension FootstepDatabase {
 
         try db.create(table: "levelMinute") { t in
             t.autoIncrementedPrimaryKey("id")
-            t.belongsTo("session", onDelete: .cascade).notNull()
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
             t.column("startedAt", .datetime).notNull()
             t.column("seconds", .double).notNull().check { $0 > 0 }
             t.column("laeq", .double).notNull()

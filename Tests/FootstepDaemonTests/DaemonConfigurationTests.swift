@@ -96,14 +96,12 @@ struct DaemonConfigurationTests {
             return
         }
         let schedule = MonitoringSchedule.windows([window])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
         func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
         // 2026-11-20 is a Friday.
-        #expect(schedule.isActive(at: date("2026-11-20T23:00:00Z"), calendar: calendar))
-        #expect(schedule.isActive(at: date("2026-11-21T07:59:00Z"), calendar: calendar))
-        #expect(!schedule.isActive(at: date("2026-11-21T08:00:00Z"), calendar: calendar))
-        #expect(!schedule.isActive(at: date("2026-11-21T23:00:00Z"), calendar: calendar))
-        #expect(!schedule.isActive(at: date("2026-11-20T07:00:00Z"), calendar: calendar))
+        #expect(schedule.isActive(at: date("2026-11-20T23:00:00Z"), in: .utc))
+        #expect(schedule.isActive(at: date("2026-11-21T07:59:00Z"), in: .utc))
+        #expect(!schedule.isActive(at: date("2026-11-21T08:00:00Z"), in: .utc))
+        #expect(!schedule.isActive(at: date("2026-11-21T23:00:00Z"), in: .utc))
+        #expect(!schedule.isActive(at: date("2026-11-20T07:00:00Z"), in: .utc))
     }
 }

@@ -36,6 +36,32 @@ import Testing
         }
     }
 
+    /// v1 is shipped: its schema must stay byte for byte what the first
+    /// databases got (the foreign keys now name their tables so GRDB does not
+    /// guess them through its English inflection rules, about 100 ICU regular
+    /// expressions; the SQL is unchanged). The digest is of a database made by
+    /// the session-6 build.
+    @Test func theShippedV1SchemaIsUnchanged() throws {
+        try withTemporaryDirectory { dir in
+            let store = try FootstepDatabase.open(path: dir + "/footstepd.db")
+            let rows = try store.reader.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT type || '|' || name || '|' || sql FROM sqlite_master
+                    WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
+                    """)
+            }
+            #expect(rows.count == 28)
+            let event = try #require(rows.first { $0.hasPrefix("table|event|") })
+            #expect(event.contains(#""sessionId" INTEGER NOT NULL REFERENCES "session"("id") ON DELETE CASCADE"#))
+            #expect(event.contains(#""audioFileId" INTEGER REFERENCES "audioFile"("id") ON DELETE RESTRICT"#))
+            #expect(event.contains(#""boutId" INTEGER REFERENCES "bout"("id") ON DELETE SET NULL"#))
+            #expect(rows.contains("index|event_on_boutId|CREATE INDEX \"event_on_boutId\" ON \"event\"(\"boutId\")"))
+            var digest = StreamingSHA256()
+            digest.update(Data((rows.joined(separator: "\n") + "\n").utf8))
+            #expect(digest.hex == "46c6391bf97fee7a0c1459a48397b5d39989db56a55f30be4cd54bd01c11c19c")
+        }
+    }
+
     @Test func pageCacheBudgetAppliesToTheWriterAndEveryReader() async throws {
         try await withTemporaryDirectoryAsync { dir in
             let path = dir + "/footstepd.db"

@@ -21,12 +21,12 @@ public enum MonitoringSchedule: Sendable, Equatable, CustomStringConvertible {
         return Window(weekdays: days, time: time)
     }
 
-    /// True when recording should be on at `date` in `calendar`'s time zone.
-    public func isActive(at date: Date, calendar: Calendar = .current) -> Bool {
+    /// True when recording should be on at `date` in `zone` (local time by default).
+    public func isActive(at date: Date, in zone: WallClockZone = .local) -> Bool {
         guard case let .windows(windows) = self else { return true }
-        let components = calendar.dateComponents([.weekday, .hour, .minute], from: date)
-        let minute = (components.hour ?? 0) * 60 + (components.minute ?? 0)
-        let today = ((components.weekday ?? 1) + 5) % 7 + 1  // Calendar: 1 = Sunday → ISO: 1 = Monday
+        let fields = zone.fields(of: date)
+        let minute = fields.hour * 60 + fields.minute
+        let today = fields.weekday
         let yesterday = (today + 5) % 7 + 1
         for window in windows {
             let time = window.time

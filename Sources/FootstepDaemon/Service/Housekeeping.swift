@@ -69,9 +69,8 @@ struct Housekeeping {
 
     /// Counts today's events (local day) from the store: at start and at each midnight.
     private mutating func startDay(at now: Date, status: SessionSink.StatusUpdate) {
-        let calendar = Calendar.current
-        let start = calendar.startOfDay(for: now)
-        dayEnd = calendar.date(byAdding: .day, value: 1, to: start) ?? now.addingTimeInterval(86_400)
+        let start = WallClockZone.local.startOfDay(containing: now)
+        dayEnd = WallClockZone.local.startOfNextDay(after: now)
         var counts: [String: Int] = [:]
         do {
             for (type, count) in try database.eventCountsByType(from: start, to: dayEnd, kind: .footstep) {

@@ -34,9 +34,9 @@ public enum ScheduleState: Sendable, Equatable, CustomStringConvertible {
 
     private static func clock(_ date: Date?) -> String {
         guard let date else { return "next week or later" }
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        let fields = WallClockZone.local.fields(of: date)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.hour ?? 0)):\(two(parts.minute ?? 0))"
+        return "\(two(fields.hour)):\(two(fields.minute))"
     }
 }
 
@@ -45,14 +45,14 @@ public enum ScheduleState: Sendable, Equatable, CustomStringConvertible {
 /// instant has passed.
 struct ScheduleTracker {
     let schedule: MonitoringSchedule
-    let calendar: Calendar
+    let zone: WallClockZone
     private(set) var state: ScheduleState
     /// When to look again: the next change, or in an hour when none is within a week.
     private var recheckAt: Date
 
-    init(schedule: MonitoringSchedule, now: Date, calendar: Calendar = .current) {
+    init(schedule: MonitoringSchedule, now: Date, zone: WallClockZone = .local) {
         self.schedule = schedule
-        self.calendar = calendar
+        self.zone = zone
         state = .always
         recheckAt = now
         state = compute(at: now)
@@ -70,13 +70,13 @@ struct ScheduleTracker {
 
     private func compute(at now: Date) -> ScheduleState {
         guard case .windows = schedule else { return .always }
-        let active = schedule.isActive(at: now, calendar: calendar)
+        let active = schedule.isActive(at: now, in: zone)
         // Windows start and end on whole minutes: look minute by minute, up to 8 days ahead.
         let minute = (now.timeIntervalSince1970 / 60).rounded(.down) * 60
         var next: Date?
         for step in 1...(8 * 24 * 60) {
             let candidate = Date(timeIntervalSince1970: minute + Double(step) * 60)
-            if schedule.isActive(at: candidate, calendar: calendar) != active {
+            if schedule.isActive(at: candidate, in: zone) != active {
                 next = candidate
                 break
             }
