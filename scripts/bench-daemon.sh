@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Daemon benchmarks (figures printed; nothing here is pass/fail), for `make bench`:
 #  1. CPU share and RSS of footstepd capturing 16 kHz mono in real time for
-#     REALTIME_SECONDS (default 60) from a clocked device: a private PulseAudio
-#     server's null sink through ALSA's pulse plugin (PLATFORM.md section 9;
-#     the ALSA file plugin is not clocked). Without pulseaudio it falls back to
-#     the demo scenario paced at 1x real time (--source demo --speed 1), and says so.
+#     REALTIME_SECONDS (default 60) from an ALSA PCM, BENCH_CAPTURE=
+#       file  (default) the ALSA file plugin, its infile a FIFO that
+#             scripts/paced-fifo-writer.py fills at the pace of real time
+#             (PLATFORM.md section 3): only libasound in the daemon, as with a
+#             USB microphone;
+#       pulse a private PulseAudio server's null sink through ALSA's pulse
+#             plugin (PLATFORM.md section 9), a clocked device; the plugin
+#             brings libpulse and its libraries (about 1.5 MB) into the daemon.
 #  2. RSS growth over an accelerated 24-hour-equivalent run of the demo scenario
 #     (a night upstairs, 86,400 s of audio as fast as the CPU allows), sampled
 #     every second: growth after the first 10 % (warm-up).
@@ -54,34 +58,55 @@ min_free_mb = 100
 TOML
 
 # --- 1. real-time capture -------------------------------------------------
-source_kind=""
+capture=${BENCH_CAPTURE:-file}
+realtime_config="$work/realtime.toml"
+cp "$config" "$realtime_config"
 env_prefix=()
-if command -v pulseaudio > /dev/null && compgen -G "/usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so" > /dev/null; then
-  pulse="$work/pulse"
-  mkdir -p "$pulse"
-  chmod 700 "$pulse"
-  cat > "$pulse/room.pa" <<PA
+case "$capture" in
+  file)
+    # The writer writes one capture period at a time: 1,024 frames (the
+    # default at 16 kHz, about 64 ms) of S16_LE mono, 2,048 bytes.
+    sed -e 's/^device = "default"$/device = "benchmic"/' "$config" > "$realtime_config"
+    alsa="$work/alsa"
+    mkdir -p "$alsa"
+    [ -s "$alsa/night.raw" ] || {
+      "$bin/footstepctl" synth --scenario night --duration 5m --seed 42 --rate 16000 -o "$alsa/night.wav" > /dev/null
+      sox "$alsa/night.wav" -t raw -e signed-integer -b 16 -c 1 -r 16000 "$alsa/night.raw"
+    }
+    rm -f "$alsa/mic.fifo"
+    mkfifo "$alsa/mic.fifo"
+    printf 'pcm.benchmic {\n  type file\n  slave.pcm "null"\n  file "/dev/null"\n  infile "%s"\n  format "raw"\n}\n' \
+      "$alsa/mic.fifo" > "$alsa/.asoundrc"
+    python3 "$(dirname "$0")/paced-fifo-writer.py" "$alsa/mic.fifo" "$alsa/night.raw" 32000 2048 &
+    pids+=($!)
+    env_prefix=(env HOME="$alsa")
+    source_kind="alsa:benchmic (ALSA file plugin, FIFO infile paced at real time)"
+    source_arg=(--source alsa:benchmic)
+    ;;
+  pulse)
+    command -v pulseaudio > /dev/null || { echo "bench-daemon: BENCH_CAPTURE=pulse needs pulseaudio" >&2; exit 1; }
+    pulse="$work/pulse"
+    mkdir -p "$pulse"
+    chmod 700 "$pulse"
+    cat > "$pulse/room.pa" <<PA
 load-module module-native-protocol-unix
 load-module module-null-sink sink_name=room rate=16000 channels=1
 set-default-source room.monitor
 PA
-  printf 'pcm.!default { type pulse }\nctl.!default { type pulse }\n' > "$pulse/.asoundrc"
-  XDG_RUNTIME_DIR="$pulse" HOME="$pulse" pulseaudio --daemonize=no -n -F "$pulse/room.pa" --exit-idle-time=-1 \
-    --log-target=file:"$pulse/pulse.log" &
-  pids+=($!)
-  for _ in $(seq 100); do [ -S "$pulse/pulse/native" ] && break; sleep 0.1; done
-  if [ -S "$pulse/pulse/native" ]; then
+    printf 'pcm.!default { type pulse }\nctl.!default { type pulse }\n' > "$pulse/.asoundrc"
+    XDG_RUNTIME_DIR="$pulse" HOME="$pulse" pulseaudio --daemonize=no -n -F "$pulse/room.pa" --exit-idle-time=-1 \
+      --log-target=file:"$pulse/pulse.log" &
+    pids+=($!)
+    for _ in $(seq 100); do [ -S "$pulse/pulse/native" ] && break; sleep 0.1; done
+    [ -S "$pulse/pulse/native" ] || { echo "bench-daemon: PulseAudio did not start (see $pulse/pulse.log)" >&2; exit 1; }
     source_kind="alsa:default (PulseAudio null sink monitor, clocked)"
     env_prefix=(env XDG_RUNTIME_DIR="$pulse" HOME="$pulse")
     source_arg=(--source alsa:default)
-  fi
-fi
-if [ -z "$source_kind" ]; then
-  source_kind="demo:night paced at 1x real time (no PulseAudio here)"
-  source_arg=(--source demo:night:duration=86400 --speed 1)
-fi
+    ;;
+  *) echo "bench-daemon: BENCH_CAPTURE is 'file' or 'pulse', not '$capture'" >&2; exit 64 ;;
+esac
 
-"${env_prefix[@]}" "$bin/footstepd" --config "$config" --state-dir "$work/realtime" --socket "$work/realtime.sock" \
+"${env_prefix[@]}" "$bin/footstepd" --config "$realtime_config" --state-dir "$work/realtime" --socket "$work/realtime.sock" \
   "${source_arg[@]}" 2> "$work/realtime.log" &
 daemon=$!
 pids+=("$daemon")

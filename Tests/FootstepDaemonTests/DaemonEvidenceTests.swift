@@ -22,6 +22,7 @@ struct DaemonEvidenceTests {
             configuration: configuration, source: .demo(scenario: scenario), options: DaemonOptions(stateDirectory: state),
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let live = try #require(daemon.liveEvents.subscribe())
+        await DaemonTestSupport.waitClearOfMidnight()
         let collector = Task {
             var received: [EventRecord] = []
             for await event in live { received.append(event) }
@@ -112,6 +113,7 @@ struct DaemonEvidenceTests {
     @Test func eventsTodayStartFromTheStoreAndTheStatusLineSaysSo() async throws {
         let directory = try TemporaryDirectory()
         let state = directory.appending("state")
+        await DaemonTestSupport.waitClearOfMidnight()
         for seed in [1, 2] {
             let (group, daemon) = DaemonApplication.build(
                 configuration: DaemonConfiguration(), source: .demo(scenario: "stomping:seed=\(seed),duration=8"),

@@ -27,7 +27,10 @@ struct DaemonScheduleTests {
         configuration.schedule = .windows([try #require(MonitoringSchedule.window(parsing: "daily 22:00-22:01"))])
         var options = DaemonOptions(stateDirectory: state, speed: 1)
         // One schedule minute per real second: the window opens after ~1 s and lasts ~1 s.
-        options.scheduleClock = Self.fastClock(startingAt: Self.today(21, 59), rate: 60)
+        // The times are fixed once: the real day may change while the test runs.
+        let start = Self.today(21, 59)
+        let (opens, closes) = (start.addingTimeInterval(60), start.addingTimeInterval(120))
+        options.scheduleClock = Self.fastClock(startingAt: start, rate: 60)
         let (group, daemon) = DaemonApplication.build(
             configuration: configuration, source: .demo(scenario: "walking:seed=5,duration=3600"), options: options,
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
@@ -35,18 +38,18 @@ struct DaemonScheduleTests {
 
         #expect(await DaemonTestSupport.waitUntil(0.8) { daemon.status.state == .idle })
         let waiting = daemon.status
-        #expect(waiting.schedule == .waiting(until: Self.today(22, 0)))
+        #expect(waiting.schedule == .waiting(until: opens))
         #expect(waiting.schedule.description == "waiting until 22:00")
         #expect(waiting.line.contains("waiting until 22:00"))
         #expect(waiting.sessionId == nil)
 
         #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .recording })
-        #expect(daemon.status.schedule == .active(until: Self.today(22, 1)))
+        #expect(daemon.status.schedule == .active(until: closes))
         #expect(daemon.status.schedule.description == "in window until 22:01")
         let sessionId = try #require(daemon.status.sessionId)
 
         #expect(await DaemonTestSupport.waitUntil(2.5) { daemon.status.state == .idle })
-        let tomorrow = Calendar.current.date(byAdding: .day, value: 1, to: Self.today(22, 0))!
+        let tomorrow = Calendar.current.date(byAdding: .day, value: 1, to: opens)!
         #expect(daemon.status.schedule == .waiting(until: tomorrow))
         await group.triggerGracefulShutdown()
         try await running.value

@@ -64,6 +64,15 @@ enum DaemonTestSupport {
         return condition()
     }
 
+    /// Waits until local midnight is at least `margin` seconds away. For tests that
+    /// compare the daemon's "events today" with every event they made: at midnight
+    /// the daemon starts the new day's count, as it should.
+    static func waitClearOfMidnight(margin: Double = 20) async {
+        let now = Date()
+        let untilMidnight = WallClockZone.local.startOfNextDay(after: now).timeIntervalSince(now)
+        if untilMidnight < margin { try? await Task.sleep(for: .seconds(untilMidnight + 1)) }
+    }
+
     static func integrityCheck(_ database: FootstepDatabase) throws -> String? {
         try database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }

@@ -53,4 +53,20 @@ struct JournalLogHandlerTests {
         #expect(JournalLogHandler.journalFieldName("_private") == "PRIVATE")
         #expect(JournalLogHandler.journalFieldName("1st") == "F1ST")
     }
+
+    /// journald is used only when stderr is the very stream `JOURNAL_STREAM` names.
+    @Test func journalStreamMustNameTheDescriptorItself() throws {
+        let directory = try TemporaryDirectory()
+        let first = open(directory.appending("a"), O_CREAT | O_WRONLY, 0o600)
+        let second = open(directory.appending("b"), O_CREAT | O_WRONLY, 0o600)
+        defer { close(first); close(second) }
+        var info = stat()
+        #expect(fstat(first, &info) == 0)
+        let stream = "\(info.st_dev):\(info.st_ino)"
+        #expect(JournalLogHandler.descriptor(first, isJournalStream: stream))
+        #expect(!JournalLogHandler.descriptor(second, isJournalStream: stream))
+        #expect(!JournalLogHandler.descriptor(first, isJournalStream: "\(info.st_dev)"))
+        #expect(!JournalLogHandler.descriptor(first, isJournalStream: "x:\(info.st_ino)"))
+        #expect(!JournalLogHandler.descriptor(-1, isJournalStream: stream))
+    }
 }

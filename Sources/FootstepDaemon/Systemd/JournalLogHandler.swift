@@ -16,7 +16,7 @@ public struct JournalLogHandler: LogHandler {
     private let useJournal: Bool
 
     /// - Parameter journal: force journald on or off; nil detects it
-    ///   (`JOURNAL_STREAM` set by systemd and the journal socket present).
+    ///   (stderr is the stream `JOURNAL_STREAM` names and the journal socket exists).
     public init(label: String, identifier: String = "footstepd", journal: Bool? = nil) {
         self.label = label
         self.identifier = identifier
@@ -24,9 +24,22 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// True when this process's stderr goes to journald and its socket exists.
+    /// `JOURNAL_STREAM` alone is not enough: a child of a systemd service inherits
+    /// it even when its own stderr is a pipe or a terminal.
     public static var journalAvailable: Bool {
-        ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+        return descriptor(STDERR_FILENO, isJournalStream: stream)
             && FileManager.default.fileExists(atPath: "/run/systemd/journal/socket")
+    }
+
+    /// Whether `descriptor` is the stream named by `JOURNAL_STREAM` ("DEVICE:INODE",
+    /// as systemd sets it), compared with fstat(2) as systemd.exec(5) recommends.
+    public static func descriptor(_ descriptor: Int32, isJournalStream stream: String) -> Bool {
+        let parts = stream.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
