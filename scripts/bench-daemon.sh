@@ -20,6 +20,9 @@
 # the code and data the daemon keeps using, without start-up code.
 #  3. Store throughput (events/s appended with the hash chain, release build)
 #     from `footstep-bench store` when that subcommand is built in.
+#  4. The RSS floor of the libraries alone: scripts/rss-floor.swift loads the
+#     shared libraries footstepd links and uses each a little, with none of
+#     footstepd's code, and prints its RSS.
 #
 #   scripts/bench-daemon.sh [BIN_DIR] [WORK_DIR]
 #
@@ -179,5 +182,12 @@ if [ -x "$bin/footstep-bench" ] && output=$("$bin/footstep-bench" store "$work/s
   echo "$output"
 else
   echo "store throughput: footstep-bench has no 'store' subcommand in this build (see Sources/footstep-bench/StoreBenchmark.swift)"
+fi
+# --- 4. the libraries' floor --------------------------------------------------
+if command -v swiftc > /dev/null && swiftc -O "$(dirname "$0")/rss-floor.swift" -o "$work/rss-floor" 2> "$work/rss-floor.log"; then
+  read -r floor_rss floor_anon floor_file <<< "$("$work/rss-floor" "$work/rss-floor.db")"
+  echo "RSS floor of footstepd's shared libraries (scripts/rss-floor.swift: Foundation, FFTW, SQLite, ALSA, libsndfile, libsystemd, libstdc++ loaded and used a little, none of footstepd's code): ${floor_rss} MB (anonymous ${floor_anon} MB, file-backed ${floor_file} MB)"
+else
+  echo "RSS floor: not measured (swiftc missing or the build failed, see $work/rss-floor.log)"
 fi
 echo "bench-daemon: logs and data in $work"
