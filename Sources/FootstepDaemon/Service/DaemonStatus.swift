@@ -44,8 +44,18 @@ public struct DaemonStatus: Sendable, Equatable {
     /// `heel_strike`, `shuffling`, `running`, `unknown`) and `other` for other impacts.
     /// Initialised from the store at start; reset at local midnight.
     public var eventsToday: [String: Int] = [:]
+    /// Local midnight that starts the day `eventsToday` counts (nil before the first count).
+    public var eventsTodayFrom: Date?
     /// All events since local midnight.
     public var eventsTodayTotal: Int { eventsToday.values.reduce(0, +) }
+
+    /// Counts a newly stored event under `label` if it happened on the counted day:
+    /// one timed before midnight but stored just after it (settled late by the
+    /// gait context) belongs to yesterday.
+    public mutating func countToday(label: String, timestamp: Date) {
+        if let start = eventsTodayFrom, timestamp < start { return }
+        eventsToday[label, default: 0] += 1
+    }
     /// The stored event with the latest onset.
     public var lastEvent: EventRecord?
     /// Events stored since the daemon started.

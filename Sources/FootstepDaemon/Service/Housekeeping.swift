@@ -81,6 +81,9 @@ struct Housekeeping {
         } catch {
             logger.error("cannot count today's events: \(error)")
         }
-        status { $0.eventsToday = counts }
+        status {
+            $0.eventsToday = counts
+            $0.eventsTodayFrom = start
+        }
     }
 }

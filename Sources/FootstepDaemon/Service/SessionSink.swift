@@ -272,7 +272,7 @@ struct SessionSink {
         let label = event.kind == .footstep ? event.type.rawValue : event.kind.rawValue
         status {
             $0.storedEvents += 1
-            $0.eventsToday[label, default: 0] += 1
+            $0.countToday(label: label, timestamp: event.timestamp)
         }
         feeds.events.publish(event)
         if let clip = unmatchedClips.removeValue(forKey: event.frameOffset) {

@@ -36,6 +36,7 @@ struct StorageMonitor {
     }
 
     /// Checks free space against the reserve; returns true when `diskLow` changed.
+    @discardableResult
     mutating func checkFreeSpace(minimumFreeBytes: Int64, status: SessionSink.StatusUpdate) -> Bool {
         guard let free = Self.freeBytes(at: stateDirectory) else { return false }
         status { $0.diskFreeBytes = free }
