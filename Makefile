@@ -33,7 +33,7 @@ test:
 	# Serial: several suites run child processes (footstepd, footstepctl,
 	# pulseaudio, systemd-analyze); run in parallel, blocked waits on 2 cores
 	# exhausted Swift's thread pool and hung the run.
-	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
+	SWIFT="$(SWIFT)" ./scripts/run-tests.sh $(BUILD_FLAGS)
 	# Local time again in a zone with daylight-saving changes (CI machines run in UTC).
 	TZ=Europe/London $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter WallClockZoneTests
 
