@@ -73,6 +73,8 @@ case "$capture" in
     alsa="$work/alsa"
     mkdir -p "$alsa"
     [ -s "$alsa/night.raw" ] || {
+      [ -x "$bin/footstepctl" ] && command -v sox > /dev/null \
+        || { echo "bench-daemon: the file-plugin capture needs $bin/footstepctl and sox (or BENCH_CAPTURE=pulse)" >&2; exit 1; }
       "$bin/footstepctl" synth --scenario night --duration 5m --seed 42 --rate 16000 -o "$alsa/night.wav" > /dev/null
       sox "$alsa/night.wav" -t raw -e signed-integer -b 16 -c 1 -r 16000 "$alsa/night.raw"
     }

@@ -56,6 +56,7 @@ public struct DaemonStatus: Sendable, Equatable {
         if let start = eventsTodayFrom, timestamp < start { return }
         eventsToday[label, default: 0] += 1
     }
+
     /// The stored event with the latest onset.
     public var lastEvent: EventRecord?
     /// Events stored since the daemon started.
