@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""footstepd's evaluation on recordings it did not train on (`make eval`).
+
+    python3 tools/eval/footstep_eval.py build            # the clips (needs tools/training-data/fetch.sh output)
+    python3 tools/eval/footstep_eval.py score [--models DIR] [--lockbox]
+
+`build` writes, under --out (default /tmp/footstep-eval):
+  eval/<fold>/gt/*.wav|csv + clips_meta.csv    clips scored (folds 0-3; lockbox/ only with --lockbox)
+  train/<fold>/gt/*.wav|csv + clips_meta.csv   recordings the training may use (folds 0-3 only; never the lockbox)
+Evaluation and training clips of a fold come from the same families with different seeds.
+
+`score` runs `footstepctl analyze --output` on each fold's clips with the model trained
+without that fold (DIR/fold-K.json; the shipped model when --models is not given) and
+prints, side by side, the figures on unseen families (fold K with model K) and on seen
+ones (the other folds with model K): detection P/R/F1 (±100 ms, one to one), false
+footsteps per hour of distractor-only audio, per-type recall and macro-F1, per
+transmission model and microphone chain. `--lockbox` scores the lockbox with DIR/full.json
+(or the shipped model): do that once, at the end.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import scoring  # noqa: E402
+import sources  # noqa: E402
+
+FOLDS = list(sources.FOLDS)
+
+
+def build(args):
+    import backgrounds
+    import corpus
+    data = sources.load(args.data)
+    voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
+    bg = backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
+    started = time.time()
+    plan = [("eval", k, args.eval_clips, 100 + i) for i, k in enumerate(FOLDS)]
+    plan += [("train", k, args.train_clips, 200 + i) for i, k in enumerate(FOLDS)]
+    plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips, 999)]
+    for split, fold, clips, seed in plan:
+        out = os.path.join(args.out, split, str(fold))
+        if os.path.exists(os.path.join(out, "clips_meta.csv")) and not args.force:
+            continue
+        rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds)
+        steps = sum(r["steps"] for r in rows)
+        print(f"{split}/{fold}: {len(rows)} clips, {steps} steps ({time.time() - started:.0f} s)", flush=True)
+
+
+def analyze(footstepctl, model, gt_dir, pred_dir, extra=()):
+    os.makedirs(pred_dir, exist_ok=True)
+    wavs = sorted(os.path.join(gt_dir, n) for n in os.listdir(gt_dir) if n.endswith(".wav"))
+    command = [footstepctl, "analyze", "--quiet", "--output", pred_dir] + (["--model", model] if model else [])
+    command += list(extra) + wavs
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+
+def figures_line(name, f):
+    fa = f["false_per_hour"]
+    cls = f["per_class"]
+    macro = f["macro_f1"]
+    return (f"| {name} | {f['tp'] + f['fn']} | {f['precision']:.3f} / {f['recall']:.3f} / **{f['f1']:.3f}** | "
+            f"{'-' if fa is None else f'{fa:.0f}'} | {'-' if macro is None else f'{macro:.3f}'} | "
+            + " / ".join(f"{cls[k]['recall']:.2f}" for k in scoring.CLASSES) + " |")
+
+
+HEADER = ("| set | steps | detection P / R / F1 | false footsteps / h (distractor-only) | macro-F1 | "
+          "recall heel / run / stomp / shuffle |\n| --- | --- | --- | --- | --- | --- |")
+
+
+def score(args):
+    footstepctl = args.footstepctl
+    if not os.path.exists(footstepctl):
+        sys.exit(f"{footstepctl} not found: build it (swift build -c release --product footstepctl)")
+    work = args.predictions or tempfile.mkdtemp(prefix="footstep-eval-pred-")
+    extra = ["--no-gait-context"] if args.no_gait_context else []
+    unseen, seen = scoring.Tally(), scoring.Tally()
+    by = {key: {"unseen": {}, "seen": {}} for key in ("scenario", "mic")}
+    per_fold = []
+    folds = [sources.LOCKBOX_FOLD] if args.lockbox else FOLDS
+    for model_fold in folds:
+        model = None
+        if args.models:
+            model = os.path.join(args.models, "full.json" if args.lockbox else f"fold-{model_fold}.json")
+        for data_fold in folds if args.lockbox else FOLDS:
+            gt = os.path.join(args.out, "eval", str(data_fold), "gt")
+            if not os.path.isdir(gt):
+                sys.exit(f"{gt} missing: run `footstep_eval.py build` first")
+            pred = os.path.join(work, f"model-{model_fold}", str(data_fold))
+            analyze(footstepctl, model, gt, pred, extra)
+            side = "unseen" if data_fold == model_fold else "seen"
+            for key in by:
+                total, groups = scoring.score_directory(pred, gt, group_by=key)
+                for value, tally in groups.items():
+                    by[key][side].setdefault(value, scoring.Tally()).merge(tally)
+            (unseen if side == "unseen" else seen).merge(total)
+            if side == "unseen":
+                per_fold.append((data_fold, total.figures()))
+    result = {"unseen": unseen.figures(), "seen": seen.figures() if seen.c["clips"] else None,
+              "per_fold": {str(k): v for k, v in per_fold},
+              "by": {key: {side: {v: t.figures() for v, t in d.items()} for side, d in sides.items()} for key, sides in by.items()}}
+    label = "lockbox" if args.lockbox else "unseen families"
+    print(HEADER)
+    print(figures_line(label, result["unseen"]))
+    if result["seen"]:
+        print(figures_line("seen families", result["seen"]))
+        print(f"\nseen − unseen F1: {result['seen']['f1'] - result['unseen']['f1']:+.3f}")
+    for k, f in per_fold:
+        print(figures_line(f"fold {k}", f) if not args.lockbox else "", end="\n" if not args.lockbox else "")
+    for key in by:
+        print(f"\nby {key} ({label}):\n" + HEADER)
+        for value, f in sorted(result["by"][key]["unseen"].items()):
+            print(figures_line(value, f))
+    print("\nconfusion (" + label + ", rows = truth):")
+    for k in scoring.CLASSES:
+        print(f"  {k:12s} {result['unseen']['confusion'].get(k, {})}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    print(f"\npredictions in {work}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="/tmp/footstep-eval", help="corpus directory")
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="write the evaluation and training clips")
+    b.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
+    b.add_argument("--eval-clips", type=int, default=32, help="clips per fold (and in the lockbox)")
+    b.add_argument("--train-clips", type=int, default=120, help="training recordings per fold")
+    b.add_argument("--seconds", type=float, default=45)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--force", action="store_true", help="rebuild folds that exist")
+    s = sub.add_parser("score", help="run footstepctl analyze on the clips and score it")
+    s.add_argument("--footstepctl", default=os.path.join(sources.ROOT, ".build", "release", "footstepctl"))
+    s.add_argument("--models", help="directory with fold-K.json (and full.json) from tools/train_classifier.py --folds")
+    s.add_argument("--lockbox", action="store_true", help="score the lockbox once with the final model")
+    s.add_argument("--no-gait-context", action="store_true")
+    s.add_argument("--predictions", help="where analyze writes (default: a new temporary directory)")
+    s.add_argument("--json", help="also write the figures here")
+    args = ap.parse_args()
+    {"build": build, "score": score}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

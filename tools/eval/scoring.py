@@ -1,0 +1,156 @@
+"""Event-based scoring of `footstepctl analyze --output` against clip ground truth.
+
+The definitions are the independent evaluation's (tests/test_scoring.py checks
+that both give the same figures on the same predictions):
+
+- a ground-truth footstep and a predicted footstep match when their onsets
+  are within ±100 ms, one to one; the matching has the most pairs, then the
+  least total |dt| (Hungarian assignment within each cluster of nearby onsets);
+- a prediction labelled `other…` is not a footstep claim; `unknown` is a
+  footstep with no type;
+- precision, recall and F1 are summed over clips (micro);
+- false footsteps per hour counts every prediction on clips without footsteps;
+- per-class recall, precision and F1 are taken over matched footsteps, and
+  macro-F1 averages the classes present in the truth.
+"""
+import csv
+import os
+import wave
+from collections import Counter, defaultdict
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+CLASSES = ("heel_strike", "running", "stomping", "shuffling")
+TOLERANCE = 0.1
+
+
+def read_truth(path):
+    with open(path, newline="") as f:
+        return [(float(r["onset_s"]), float(r["offset_s"]), r["label"]) for r in csv.DictReader(f)]
+
+
+def read_predictions(path):
+    """(onset, label) of the footstep claims in an analyze CSV; label 'footstep' for `unknown`."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            label = r["label"].strip().lower()
+            if label.startswith("other"):
+                continue
+            out.append((float(r["onset_s"]), label if label in CLASSES else "footstep"))
+    return out
+
+
+def clip_seconds(wav_path):
+    with wave.open(wav_path) as w:
+        return w.getnframes() / w.getframerate()
+
+
+def match(truth, predicted, tolerance=TOLERANCE):
+    """Pairs (truth index, prediction index): most pairs within `tolerance`, then least total |dt|."""
+    events = sorted([(t, 0, i) for i, t in enumerate(truth)] + [(t, 1, i) for i, t in enumerate(predicted)])
+    pairs = []
+    cluster = []
+
+    def solve(group):
+        g = [i for _, k, i in group if k == 0]
+        p = [i for _, k, i in group if k == 1]
+        if not g or not p:
+            return
+        dt = np.abs(np.array([truth[i] for i in g])[:, None] - np.array([predicted[i] for i in p])[None, :])
+        cost = np.where(dt <= tolerance + 1e-9, dt, 1e6)
+        rows, cols = linear_sum_assignment(cost)
+        pairs.extend((g[r], p[c]) for r, c in zip(rows, cols) if dt[r, c] <= tolerance + 1e-9)
+
+    for e in events:
+        if cluster and e[0] - cluster[-1][0] > tolerance:
+            solve(cluster)
+            cluster = []
+        cluster.append(e)
+    if cluster:
+        solve(cluster)
+    return pairs
+
+
+def prf(tp, fp, fn):
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+class Tally:
+    """Counts that add up over clips (and over folds)."""
+
+    def __init__(self):
+        self.c = Counter()
+        self.confusion = defaultdict(Counter)
+
+    def add_clip(self, truth, predictions, seconds):
+        steps = [t for t in truth if not t[2].startswith("other")]
+        pairs = match([s[0] for s in steps], [p[0] for p in predictions])
+        tp = len(pairs)
+        self.c["tp"] += tp
+        self.c["fp"] += len(predictions) - tp
+        self.c["fn"] += len(steps) - tp
+        self.c["seconds"] += seconds
+        self.c["clips"] += 1
+        if not steps:
+            self.c["distractor_seconds"] += seconds
+            self.c["distractor_false"] += len(predictions)
+        for g, p in pairs:
+            self.confusion[steps[g][2]][predictions[p][1]] += 1
+
+    def merge(self, other):
+        self.c.update(other.c)
+        for k, row in other.confusion.items():
+            self.confusion[k].update(row)
+
+    def figures(self):
+        p, r, f = prf(self.c["tp"], self.c["fp"], self.c["fn"])
+        hours = self.c["distractor_seconds"] / 3600
+        per_class = {}
+        for k in CLASSES:
+            n_true = sum(self.confusion[k].values())
+            n_pred = sum(self.confusion[g][k] for g in CLASSES)
+            hit = self.confusion[k][k]
+            pk = hit / n_pred if n_pred else 0.0
+            rk = hit / n_true if n_true else 0.0
+            per_class[k] = dict(n=n_true, recall=rk, precision=pk, f1=(2 * pk * rk / (pk + rk) if pk + rk else 0.0))
+        present = [k for k in CLASSES if per_class[k]["n"]]
+        matched = sum(sum(v.values()) for v in self.confusion.values())
+        return dict(
+            clips=self.c["clips"], hours=self.c["seconds"] / 3600, tp=self.c["tp"], fp=self.c["fp"], fn=self.c["fn"],
+            precision=p, recall=r, f1=f,
+            distractor_only_hours=hours,
+            false_per_hour=(self.c["distractor_false"] / hours if hours else None),
+            matched=matched,
+            macro_f1=(float(np.mean([per_class[k]["f1"] for k in present])) if present and matched else None),
+            per_class=per_class,
+            confusion={k: dict(v) for k, v in self.confusion.items()},
+        )
+
+
+def score_directory(pred_dir, gt_dir, group_by=None):
+    """Scores every clip of gt_dir; with `group_by` (a clips_meta.csv column), also per value of it.
+    Returns (Tally over all clips, {value: Tally})."""
+    meta_path = os.path.join(os.path.dirname(os.path.normpath(gt_dir)), "clips_meta.csv")
+    meta = {}
+    if os.path.exists(meta_path):
+        with open(meta_path, newline="") as f:
+            meta = {r["clip"]: r for r in csv.DictReader(f)}
+    total = Tally()
+    groups = defaultdict(Tally)
+    for name in sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv")):
+        truth = read_truth(os.path.join(gt_dir, name + ".csv"))
+        predictions = read_predictions(os.path.join(pred_dir, name + ".csv"))
+        seconds = clip_seconds(os.path.join(gt_dir, name + ".wav"))
+        one = Tally()
+        one.add_clip(truth, predictions, seconds)
+        total.merge(one)
+        if group_by:
+            key = meta.get(name, {}).get(group_by) or name.rsplit("_", 1)[0]
+            groups[key].merge(one)
+    return total, groups
