@@ -6,7 +6,9 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help deps build release test demo bench install uninstall man completions format clean
+.PHONY: help deps build release test demo bench eval install uninstall man completions format clean
+EVAL_DIR ?= /tmp/footstep-eval
+EVAL_DATA ?= /tmp/train-data
 
 help:
 	@echo "make deps     install the Debian packages needed to build and test"
@@ -15,6 +17,8 @@ help:
 	@echo "make test     build and run the whole test suite"
 	@echo "make demo     synthesize a night upstairs and analyse it (no microphone needed)"
 	@echo "make bench    release build, then the benchmarks (figures printed)"
+	@echo "make eval     fetch the real recordings, build the held-out evaluation, train per fold, score unseen vs seen families"
+	@echo "              (LOCKBOX=1 scores the lockbox with the shipped model: once, at the end; see docs/evaluation.md)"
 	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX) (DESTDIR honoured)"
 	@echo "make uninstall  remove what make install put in place (configuration and evidence are kept)"
 	@echo "make completions  shell completions and man pages for footstepctl into contrib/"
@@ -30,6 +34,8 @@ release:
 
 test:
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	# The evaluation's scorer and its fixed slice through the debug footstepctl.
+	python3 -m unittest discover -s tools/eval -p 'test_*.py'
 	# Serial: several suites run child processes (footstepd, footstepctl,
 	# pulseaudio, systemd-analyze); run in parallel, blocked waits on 2 cores
 	# exhausted Swift's thread pool and hung the run.
@@ -43,6 +49,17 @@ demo: build
 bench: release
 	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)
 	./scripts/bench-daemon.sh $(RELEASE_PATH)
+
+eval: release
+	[ -d $(EVAL_DATA)/wav ] || KEEP_DEBS=1 tools/training-data/fetch.sh $(EVAL_DATA)
+	$(SWIFT) build -c release --product footstep-dataset $(BUILD_FLAGS)
+	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) build --data $(EVAL_DATA)/wav
+ifeq ($(LOCKBOX),1)
+	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --lockbox --json $(EVAL_DIR)/lockbox.json
+else
+	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models
+	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --models $(EVAL_DIR)/models --json $(EVAL_DIR)/figures.json
+endif
 
 man completions: build
 	./scripts/generate-completions.sh $(DEBUG_PATH) contrib

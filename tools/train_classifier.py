@@ -1,24 +1,24 @@
 #!/usr/bin/env python3
-"""Train footstepd's event classifier and write its model file.
+"""Train footstepd's event classifier and install its model file.
 
-    python3 tools/train_classifier.py            # regenerate data, train, evaluate, write the model
+    python3 tools/train_classifier.py            # = tools/eval/train_folds.py --install
 
 Creates tools/.venv (numpy + scikit-learn pinned in tools/requirements-train.txt)
-on first use and re-runs itself there. The datasets come from the
-`footstep-dataset` executable (synthetic scenarios through the real detector;
-train and validation use disjoint seed ranges). Everything is seeded: the same
-repository gives the same model.
+on first use and re-runs itself there. The training data are the evaluation's
+training clips (real recordings of folds 0-3, tools/eval/footstep_eval.py build;
+never the lockbox) and the built-in synthesizer's scenarios, both through the
+real detector (`footstep-dataset`). The model is a one-hidden-layer MLP over
+standardised features with temperature scaling fitted on out-of-fold
+predictions. Everything is seeded: the same repository gives the same model.
 
-The model is a one-hidden-layer MLP (or multinomial logistic regression with
---hidden 0) over standardised features, with temperature scaling fitted on a
-held-out part of the training scenarios (split by scenario, not by event).
+This file also holds the helpers tools/eval/train_folds.py uses (loading a
+dataset, the model's forward pass, calibration, validation figures, writing
+the model file).
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, "tools", ".venv")
@@ -36,38 +36,6 @@ def ensure_venv():
         subprocess.check_call([python, "-m", "pip", "install", "-q", "-r",
                                os.path.join(ROOT, "tools", "requirements-train.txt")])
     os.execv(python, [python] + sys.argv)
-
-
-def generate(split, scenarios, path, jobs, real_dir, labelled_dir=None, scratch=".build-cls"):
-    subprocess.check_call(["swift", "build", "-c", "release", "--scratch-path", scratch, "--product",
-                           "footstep-dataset"], cwd=ROOT)
-    subprocess.check_call([os.path.join(ROOT, scratch, "release", "footstep-dataset"), "--split", split,
-                           "--scenarios", str(scenarios), "--jobs", str(jobs), "-o", path]
-                          + (["--real", real_dir] if real_dir else [])
-                          + (["--labelled", labelled_dir] if labelled_dir else []), cwd=ROOT)
-
-
-LABELLED_BATCH = 60
-
-
-def make_labelled(real_dir, labelled_dir, files):
-    """Walks and runs built from the real footstep samples of the training side (tools/real_footstep_check.py),
-    in batches of LABELLED_BATCH files: batch k uses seed k + 1, names its files with prefix "", "b-", "c-", ...,
-    and every second batch varies the samples' speed and tilt (--augment): half the recordings keep the
-    samples as recorded."""
-    if os.path.isdir(labelled_dir):
-        existing = sum(1 for n in os.listdir(labelled_dir) if n.endswith(".wav"))
-        if existing == files:
-            return
-        if existing:
-            sys.exit(f"{labelled_dir} holds {existing} recordings, not {files}: delete it to make them again")
-    for batch in range((files + LABELLED_BATCH - 1) // LABELLED_BATCH):
-        count = min(LABELLED_BATCH, files - batch * LABELLED_BATCH)
-        prefix = "" if batch == 0 else chr(ord("a") + batch) + "-"
-        subprocess.check_call([sys.executable, os.path.join(ROOT, "tools", "real_footstep_check.py"), "--data", real_dir,
-                               "--make-training", labelled_dir, "--prefix", prefix, "--seed", str(batch + 1),
-                               "--files", str(count), "--duration", "120"] + (["--augment"] if batch % 2 else []),
-                              cwd=ROOT)
 
 
 def load(path):
@@ -181,104 +149,15 @@ def report(title, result):
         print(f"| {r['from']:.2f}–{r['to']:.2f} | {r['count']} | {r['meanConfidence']:.3f} | {r['accuracy']:.3f} |")
 
 
-def main():
-    ensure_venv()
-    import numpy as np
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.neural_network import MLPClassifier
+def dataset_version():
+    return subprocess.check_output(
+        ["grep", "-oP", r'static let version = "\K[^"]+', os.path.join(ROOT, "Sources", "footstep-dataset", "DatasetPlan.swift")]
+    ).decode().strip()
 
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data-dir", default="/tmp/footstep-classifier-data")
-    ap.add_argument("--reuse", action="store_true", help="use existing CSVs in --data-dir")
-    ap.add_argument("--train-scenarios", type=int, default=280)
-    ap.add_argument("--validation-scenarios", type=int, default=84)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--real-dir", default="/tmp/train-data/wav",
-                    help="real negative recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); '' to skip")
-    ap.add_argument("--hidden", type=int, default=64, help="hidden units; 0 = multinomial logistic regression")
-    ap.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty of the MLP")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--real-weight", type=float, default=3.0, help="training weight of real negative recordings")
-    ap.add_argument("--other-weight", type=float, default=5.0,
-                    help="training weight of `other` events (a false footstep costs more than a missed type)")
-    ap.add_argument("--labelled-files", type=int, default=120,
-                    help="two-minute recordings built from real footstep samples for training (0: none; needs --real-dir)")
-    ap.add_argument("--labelled-weight", type=float, default=0.5, help="training weight of those recordings' footsteps")
-    ap.add_argument("--output", default=MODEL_PATH)
-    ap.add_argument("--scratch-path", default=".build-cls",
-                    help="SwiftPM build folder for footstep-dataset (.build shares a release build of footstepctl)")
-    args = ap.parse_args()
 
-    os.makedirs(args.data_dir, exist_ok=True)
-    real_dir = args.real_dir if args.real_dir and os.path.isdir(args.real_dir) else None
-    if args.real_dir and not real_dir:
-        print(f"note: {args.real_dir} not found; training without real negatives (run tools/training-data/fetch.sh)")
-    train_csv = os.path.join(args.data_dir, "train.csv")
-    val_csv = os.path.join(args.data_dir, "validation.csv")
-    labelled_dir = None
-    if real_dir and args.labelled_files > 0:
-        labelled_dir = os.path.join(args.data_dir, "labelled")
-        make_labelled(real_dir, labelled_dir, args.labelled_files)
-    if not (args.reuse and os.path.exists(train_csv)):
-        generate("train", args.train_scenarios, train_csv, args.jobs, real_dir, labelled_dir, args.scratch_path)
-    if not (args.reuse and os.path.exists(val_csv)):
-        generate("validation", args.validation_scenarios, val_csv, args.jobs, real_dir, scratch=args.scratch_path)
-
-    started = time.time()
-    names, X, y, sources, truth, _ = load(train_csv)
-    # Detections near a footstep but not matched to it (late or double detections) are
-    # neither a clean footstep nor `other`: left out of training and evaluation.
-    keep = truth != "near_footstep"
-    X, y, sources = X[keep], y[keep], sources[keep]
-    real_rows = bool(np.char.startswith(sources, "real-").any())
-    vnames, VX, vy, _, vtruth, vsnr = load(val_csv)
-    vkeep = vtruth != "near_footstep"
-    print(f"left out {int((~keep).sum())} train / {int((~vkeep).sum())} validation detections near a footstep")
-    VX, vy, vtruth, vsnr = VX[vkeep], vy[vkeep], vtruth[vkeep], vsnr[vkeep]
-    assert names == vnames, "train and validation feature lists differ"
-
-    # Calibration split: every 5th scenario (by name order) is held out for temperature scaling.
-    unique = sorted(set(sources))
-    held = {s for i, s in enumerate(unique) if i % 5 == 4}
-    cal = np.array([s in held for s in sources])
-
-    mean = X[~cal].mean(axis=0)
-    scale = X[~cal].std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    standardise = lambda A: (A - mean) / scale
-
-    if args.hidden > 0:
-        model = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=args.alpha,
-                              max_iter=800, random_state=args.seed, tol=1e-5)
-    else:
-        model = LogisticRegression(C=1.0, max_iter=3000)
-    weights = np.where(y[~cal] == CLASSES.index("other"), args.other_weight, 1.0)
-    weights[np.char.startswith(sources[~cal], "real-")] = args.real_weight
-    weights[np.char.startswith(sources[~cal], "labelled-") & (y[~cal] != CLASSES.index("other"))] = args.labelled_weight
-    model.fit(standardise(X[~cal]), y[~cal], sample_weight=weights)
-    temperature = fit_temperature(logits(model, standardise(X[cal])), y[cal])
-    train_seconds = time.time() - started
-
-    p_cal = softmax(logits(model, standardise(X[cal])) / temperature)
-    p_val = softmax(logits(model, standardise(VX)) / temperature)
-    cal_result = evaluate(p_cal, y[cal])
-    val_result = evaluate(p_val, vy)
-    print(f"trained {type(model).__name__} on {int((~cal).sum())} events in {train_seconds:.1f} s; "
-          f"temperature {temperature:.3f} from {int(cal.sum())} held-out events")
-    report("calibration split (train scenarios held out)", cal_result)
-    report("VALIDATION (disjoint seeds)", val_result)
-    # Per distractor type: how often each was called a footstep.
-    decisions = decide(p_val)
-    for label in sorted(set(vtruth)):
-        idx = [i for i in range(len(vy)) if vtruth[i] == label and CLASSES[vy[i]] == "other"]
-        if idx:
-            rate = sum(1 for i in idx if decisions[i][0] == "footstep") / len(idx)
-            print(f"  other/{label}: {len(idx)} events, {100 * rate:.1f} % called footstep")
-    low = vsnr < 8
-    if low.any():
-        print(f"  validation at SNR < 8 dB: macro-F1 {evaluate(p_val[low], vy[low])['macroF1']:.3f} ({int(low.sum())} events)")
-
-    if args.hidden > 0:
+def write_model(path, model, names, mean, scale, temperature, training, validation):
+    """Writes the model file FootstepModel reads (an sklearn MLPClassifier or LogisticRegression)."""
+    if hasattr(model, "coefs_"):
         layers = [{"weights": W.T.tolist(), "biases": b.tolist(), "activation": "relu" if i < len(model.coefs_) - 1 else "linear"}
                   for i, (W, b) in enumerate(zip(model.coefs_, model.intercepts_))]
     else:
@@ -286,25 +165,20 @@ def main():
     feature_version = int(subprocess.check_output(
         ["grep", "-oP", r"static let version = \K[0-9]+",
          os.path.join(ROOT, "Sources", "FootstepClassifier", "EventFeatures.swift")]).decode().strip())
-    dataset_version = subprocess.check_output(
-        ["grep", "-oP", r'static let version = "\K[^"]+', os.path.join(ROOT, "Sources", "footstep-dataset", "DatasetPlan.swift")]
-    ).decode().strip()
     document = {
         "format": "footstepd-event-classifier",
         "formatVersion": 1,
         "featureVersion": feature_version,
-        "trainingDataVersion": f"{dataset_version}/train{args.train_scenarios}/seed{args.seed}"
-                               + (f"/real{int(np.char.startswith(sources, 'real-').sum())}" if real_rows else "")
-                               + (f"/labelled{int(np.char.startswith(sources, 'labelled-').sum())}"
-                                  if np.char.startswith(sources, "labelled-").any() else ""),
+        "trainingDataVersion": training,
         "classes": CLASSES,
         "features": names,
         "means": mean.tolist(),
         "scales": scale.tolist(),
         "layers": layers,
         "temperature": temperature,
-        "validation": {k: v for k, v in val_result.items() if k != "reliability"},
+        "validation": validation,
     }
+
     def rounded(o):
         if isinstance(o, float):
             return float(f"{o:.7g}")
@@ -313,10 +187,17 @@ def main():
         if isinstance(o, dict):
             return {k: rounded(v) for k, v in o.items()}
         return o
-    with open(args.output, "w") as f:
+    with open(path, "w") as f:
         json.dump(rounded(document), f, separators=(",", ":"))
         f.write("\n")
-    print(f"wrote {os.path.relpath(args.output, ROOT)} ({os.path.getsize(args.output)} bytes)")
+
+
+def main():
+    sys.path.insert(0, os.path.join(ROOT, "tools", "eval"))
+    import train_folds
+    if "--install" not in sys.argv:
+        sys.argv.append("--install")
+    train_folds.main()
 
 
 if __name__ == "__main__":

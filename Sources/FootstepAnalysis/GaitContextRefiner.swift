@@ -39,6 +39,10 @@ import FootstepCore
 /// classifier's; a neighbour that arrives later can only add a beat or
 /// company, so a label settled early is never contradicted by one.
 ///
+/// A released footstep then gets its type from its bout (`BoutTyping`):
+/// running by cadence, stomping by loudness above the walker's ordinary
+/// steps, shuffling when the classifier heard a scrape, else heel strike.
+///
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
@@ -64,6 +68,8 @@ struct GaitContextRefiner {
     /// Onsets of every impact added within `contextSeconds` of a held one.
     private var recentOnsets: [Double] = []
     private let capacity = 128
+    /// Names each released footstep's type from its bout.
+    private var typing = BoutTyping()
 
     init() {
         pending.reserveCapacity(capacity)
@@ -103,6 +109,7 @@ struct GaitContextRefiner {
     private mutating func release(at index: Int, knownUntil horizon: Double, output: (AnalysisOutput) -> Void) -> Bool {
         var event = pending[index]
         guard refine(&event, at: index, knownUntil: horizon) else { return false }
+        typing.name(&event)
         pending.remove(at: index)
         if event.kind == .footstep { releasedFootsteps.append(event.onsetSeconds) }
         output(.event(event))

@@ -5,12 +5,13 @@ import FootstepClassifier
 import FootstepCore
 import Foundation
 
-/// Scenarios built from real recordings (`tools/real_footstep_check.py
-/// --make-training`): each `NAME.wav` in a directory with its `NAME.csv`
-/// ground truth (`onset_s,kind,label`; `kind` is footstep or other, a
-/// footstep's label starts with its gait, `walking:` or `running:`). Walking
-/// steps are labelled `heel_strike`, running steps `running`, everything else
-/// `other`; matching is the synthetic scenarios' (nearest truth within ±50 ms,
+/// Clips built from real recordings (the evaluation's training clips,
+/// `tools/eval/footstep_eval.py build`): each `NAME.wav` in a directory with
+/// its `NAME.csv` ground truth `onset_s,offset_s,label`, the label a footstep
+/// type (`heel_strike`, `running`, `stomping`, `shuffling`) or
+/// `other:<category>`.
+///
+/// Matching is the synthetic scenarios' (nearest truth within ±50 ms,
 /// unmatched detections within 150 ms of a step are `near_footstep`).
 enum LabelledRecordings {
     struct TruthEvent {
@@ -19,10 +20,7 @@ enum LabelledRecordings {
         var label: String
 
         /// The class a detection of this event trains.
-        var trainingLabel: String {
-            guard isFootstep else { return EventKind.other.rawValue }
-            return label.hasPrefix("running") ? FootstepType.running.rawValue : FootstepType.heelStrike.rawValue
-        }
+        var trainingLabel: String { isFootstep ? label : EventKind.other.rawValue }
     }
 
     /// The `.wav` files of `directory` that have a truth CSV beside them, sorted by name.
@@ -40,15 +38,18 @@ enum LabelledRecordings {
         let path = truthPath(of: audio)
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
         guard let header = lines.first?.split(separator: ",").map(String.init),
-            let onset = header.firstIndex(of: "onset_s"), let kind = header.firstIndex(of: "kind"),
-            let label = header.firstIndex(of: "label")
-        else { throw ValidationError("'\(path)' lacks the onset_s,kind,label header") }
+            let onset = header.firstIndex(of: "onset_s"), let label = header.firstIndex(of: "label")
+        else { throw ValidationError("'\(path)' lacks the onset_s,offset_s,label header") }
+        let types = Set(FootstepType.classified.map(\.rawValue))
         return try lines.dropFirst().enumerated().map { number, line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count > max(onset, kind, label), let time = Double(fields[onset]) else {
-                throw ValidationError("'\(path)' line \(number + 2): expected onset_s,kind,label")
+            guard fields.count > max(onset, label), let time = Double(fields[onset]),
+                types.contains(fields[label]) || fields[label].hasPrefix("other")
+            else {
+                throw ValidationError("'\(path)' line \(number + 2): expected onset_s,offset_s,label with a footstep type or other:<kind>")
             }
-            return TruthEvent(onset: time, isFootstep: fields[kind] == EventKind.footstep.rawValue, label: fields[label])
+            let isFootstep = !fields[label].hasPrefix("other")
+            return TruthEvent(onset: time, isFootstep: isFootstep, label: fields[label])
         }
     }
 

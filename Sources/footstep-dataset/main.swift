@@ -39,17 +39,11 @@ struct FootstepDataset: ParsableCommand {
     @Option(help: "Parallel scenarios.")
     var jobs = 1
 
-    @Option(help: "Directory of fetched real recordings (tools/training-data/fetch.sh OUTDIR → OUTDIR/wav); their detections are added as `other`.")
-    var real: String?
-
-    @Option(help: "Directory of labelled recordings (NAME.wav with NAME.csv: onset_s,kind,label), e.g. from tools/real_footstep_check.py --make-training; added to the split.")
+    @Option(help: "Directory of labelled recordings (NAME.wav with NAME.csv: onset_s,offset_s,label), e.g. the evaluation's training clips (tools/eval/footstep_eval.py build); added to the split.")
     var labelled: String?
 
     @Option(help: "Instead of a dataset, time the model classifier on this many seconds of the mixed scenario.")
     var benchmark: Double?
-
-    @Option(help: "Manifest of the real recordings.")
-    var manifest = "tools/training-data/manifest.csv"
 
     func validate() throws {
         guard scenarios > 0 else { throw ValidationError("--scenarios must be positive.") }
@@ -76,17 +70,6 @@ struct FootstepDataset: ParsableCommand {
             }
         }
         if let message = failure.withLock({ $0 }) { throw ValidationError("scenario failed: \(message)") }
-        var realRows: [DatasetRow] = []
-        if let real {
-            let which: DatasetPlan.Split = split == .train ? .train : .validation
-            for (file, category) in try RealNegatives.files(manifest: manifest, directory: real, split: which) {
-                do {
-                    realRows += try RealNegatives.rows(file: file, category: category, split: which)
-                } catch {
-                    FileHandle.standardError.write(Data("footstep-dataset: skipping \(file): \(error)\n".utf8))
-                }
-            }
-        }
         var labelledRows: [DatasetRow] = []
         if let labelled {
             for file in try LabelledRecordings.files(in: labelled) {
@@ -101,10 +84,6 @@ struct FootstepDataset: ParsableCommand {
                 text += row.csvLine + "\n"
                 counts[row.label, default: 0] += 1
             }
-        }
-        for row in realRows {
-            text += row.csvLine + "\n"
-            counts["other (real)", default: 0] += 1
         }
         for row in labelledRows {
             text += row.csvLine + "\n"

@@ -58,11 +58,15 @@ def espeak_voices(cache_dir):
     return out
 
 
+SYNTHETIC = ("pink", "brown", "hum", "hvac", "rain", "traffic", "appliance")
+
+
 class Backgrounds:
-    def __init__(self, speech, music, tv_voices):
+    def __init__(self, speech, music, tv_voices, families=FAMILIES):
         self.speech = speech
         self.music = music
         self.tv = tv_voices
+        self.families = families
 
     def make(self, family, rng, n):
         if family == "pink":
@@ -125,6 +129,6 @@ class Backgrounds:
     def mix(self, rng, n):
         """One to three families at random relative levels: (samples with unit RMS, names)."""
         k = int(rng.choice([1, 2, 3], p=[0.45, 0.4, 0.15]))
-        names = list(rng.choice(FAMILIES, size=k, replace=False))
+        names = list(rng.choice(self.families, size=min(k, len(self.families)), replace=False))
         x = sum(self.make(f, rng, n) * 10 ** (rng.uniform(-10, 0) / 20) for f in names)
         return _unit(x), names

@@ -22,6 +22,7 @@ the independent scorer's format: CLIP.wav with CLIP.csv
 """
 import csv
 import os
+import subprocess
 
 import numpy as np
 from scipy import signal
@@ -208,7 +209,7 @@ def _walker_steps(rng, steps):
     return pool if len(pool) >= 2 else steps
 
 
-def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15):
+def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav"):
     """Writes `clips` clips into out_dir/gt and out_dir/clips_meta.csv (deterministic in `seed`)."""
     gt = os.path.join(out_dir, "gt")
     os.makedirs(gt, exist_ok=True)
@@ -221,6 +222,10 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
         samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps)
         name = f"{model}-{mic}-{i:03d}"
         write_wav(os.path.join(gt, name + ".wav"), samples)
+        if audio_format == "flac":
+            wav = os.path.join(gt, name + ".wav")
+            subprocess.run(["sox", "-q", wav, os.path.join(gt, name + ".flac")], check=True)
+            os.remove(wav)
         with open(os.path.join(gt, name + ".csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["onset_s", "offset_s", "label"])

@@ -53,9 +53,34 @@ def build(args):
         print(f"{split}/{fold}: {len(rows)} clips, {steps} steps ({time.time() - started:.0f} s)", flush=True)
 
 
-def analyze(footstepctl, model, gt_dir, pred_dir, extra=()):
+def clip_names(gt_dir, limit=None):
+    """The clips of gt_dir; with `limit`, that many spread evenly over them (every transmission model and mic chain)."""
+    names = sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv"))
+    if not limit or limit >= len(names):
+        return names
+    return [names[int(i * len(names) / limit)] for i in range(limit)]
+
+
+SLICE = os.path.join(HERE, "fixtures", "slice")
+
+
+def make_slice(args):
+    """The small fixed slice `make test` scores (tools/eval/test_slice.py): OpenClonk's steps and
+    distractors (CC-BY-3.0 / CC0) over synthetic backgrounds only, as FLAC."""
+    import backgrounds
+    import corpus
+    data = sources.load(args.data)
+    openclonk = {key: [s for s in data[1][key] if s.family == "openclonk-data"] for key in ("steps", "distractors")}
+    bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+    rows = corpus.build(args.slice_dir, openclonk, bg, seed=20261124, clips=8, seconds=20,
+                        distractor_only_share=0.25, audio_format="flac")
+    print(f"{args.slice_dir}: {len(rows)} clips, {sum(r['steps'] for r in rows)} steps, "
+          f"{sum(r['distractor_only'] for r in rows)} without steps")
+
+
+def analyze(footstepctl, model, gt_dir, pred_dir, extra=(), limit=None):
     os.makedirs(pred_dir, exist_ok=True)
-    wavs = sorted(os.path.join(gt_dir, n) for n in os.listdir(gt_dir) if n.endswith(".wav"))
+    wavs = [scoring.clip_audio(gt_dir, n) for n in clip_names(gt_dir, limit)]
     command = [footstepctl, "analyze", "--quiet", "--output", pred_dir] + (["--model", model] if model else [])
     command += list(extra) + wavs
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -79,24 +104,27 @@ def score(args):
     if not os.path.exists(footstepctl):
         sys.exit(f"{footstepctl} not found: build it (swift build -c release --product footstepctl)")
     work = args.predictions or tempfile.mkdtemp(prefix="footstep-eval-pred-")
-    extra = ["--no-gait-context"] if args.no_gait_context else []
+    extra = (["--no-gait-context"] if args.no_gait_context else []) + args.analyze_option
     unseen, seen = scoring.Tally(), scoring.Tally()
     by = {key: {"unseen": {}, "seen": {}} for key in ("scenario", "mic")}
     per_fold = []
     folds = [sources.LOCKBOX_FOLD] if args.lockbox else FOLDS
+    if args.lockbox and args.split != "eval":
+        sys.exit("the lockbox has evaluation clips only")
     for model_fold in folds:
         model = None
         if args.models:
             model = os.path.join(args.models, "full.json" if args.lockbox else f"fold-{model_fold}.json")
         for data_fold in folds if args.lockbox else FOLDS:
-            gt = os.path.join(args.out, "eval", str(data_fold), "gt")
+            gt = os.path.join(args.out, args.split, str(data_fold), "gt")
             if not os.path.isdir(gt):
                 sys.exit(f"{gt} missing: run `footstep_eval.py build` first")
             pred = os.path.join(work, f"model-{model_fold}", str(data_fold))
-            analyze(footstepctl, model, gt, pred, extra)
+            analyze(footstepctl, model, gt, pred, extra, args.limit)
+            clips = clip_names(gt, args.limit)
             side = "unseen" if data_fold == model_fold else "seen"
             for key in by:
-                total, groups = scoring.score_directory(pred, gt, group_by=key)
+                total, groups = scoring.score_directory(pred, gt, group_by=key, clips=clips)
                 for value, tally in groups.items():
                     by[key][side].setdefault(value, scoring.Tally()).merge(tally)
             (unseen if side == "unseen" else seen).merge(total)
@@ -137,15 +165,23 @@ def main():
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--force", action="store_true", help="rebuild folds that exist")
+    sl = sub.add_parser("slice", help="write the small fixed slice make test scores (tools/eval/fixtures/slice)")
+    sl.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
+    sl.add_argument("--slice-dir", default=SLICE)
     s = sub.add_parser("score", help="run footstepctl analyze on the clips and score it")
     s.add_argument("--footstepctl", default=os.path.join(sources.ROOT, ".build", "release", "footstepctl"))
     s.add_argument("--models", help="directory with fold-K.json (and full.json) from tools/train_classifier.py --folds")
     s.add_argument("--lockbox", action="store_true", help="score the lockbox once with the final model")
     s.add_argument("--no-gait-context", action="store_true")
+    s.add_argument("--split", choices=["eval", "train"], default="eval",
+                   help="train: score the training clips instead (for choosing settings without looking at eval clips)")
+    s.add_argument("--limit", type=int, help="score only the first N clips of each fold")
+    s.add_argument("--analyze-option", action="append", default=[],
+                   help="extra option for footstepctl analyze (repeatable), e.g. --analyze-option=--threshold=1.2")
     s.add_argument("--predictions", help="where analyze writes (default: a new temporary directory)")
     s.add_argument("--json", help="also write the figures here")
     args = ap.parse_args()
-    {"build": build, "score": score}[args.command](args)
+    {"build": build, "score": score, "slice": make_slice}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ that both give the same figures on the same predictions):
 """
 import csv
 import os
+import subprocess
 import wave
 from collections import Counter, defaultdict
 
@@ -44,9 +45,20 @@ def read_predictions(path):
     return out
 
 
-def clip_seconds(wav_path):
-    with wave.open(wav_path) as w:
-        return w.getnframes() / w.getframerate()
+def clip_seconds(audio_path):
+    """Duration of a clip: a WAV's header, or sox's reading of another format (the committed FLAC slice)."""
+    if audio_path.endswith(".wav"):
+        with wave.open(audio_path) as w:
+            return w.getnframes() / w.getframerate()
+    return float(subprocess.check_output(["soxi", "-D", audio_path], text=True))
+
+
+def clip_audio(gt_dir, name):
+    for extension in (".wav", ".flac"):
+        path = os.path.join(gt_dir, name + extension)
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError(f"no audio for clip {name} in {gt_dir}")
 
 
 def match(truth, predicted, tolerance=TOLERANCE):
@@ -133,9 +145,9 @@ class Tally:
         )
 
 
-def score_directory(pred_dir, gt_dir, group_by=None):
-    """Scores every clip of gt_dir; with `group_by` (a clips_meta.csv column), also per value of it.
-    Returns (Tally over all clips, {value: Tally})."""
+def score_directory(pred_dir, gt_dir, group_by=None, clips=None):
+    """Scores every clip of gt_dir (or the named `clips`); with `group_by` (a clips_meta.csv column),
+    also per value of it. Returns (Tally over all clips, {value: Tally})."""
     meta_path = os.path.join(os.path.dirname(os.path.normpath(gt_dir)), "clips_meta.csv")
     meta = {}
     if os.path.exists(meta_path):
@@ -143,10 +155,11 @@ def score_directory(pred_dir, gt_dir, group_by=None):
             meta = {r["clip"]: r for r in csv.DictReader(f)}
     total = Tally()
     groups = defaultdict(Tally)
-    for name in sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv")):
+    names = clips if clips is not None else sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv"))
+    for name in names:
         truth = read_truth(os.path.join(gt_dir, name + ".csv"))
         predictions = read_predictions(os.path.join(pred_dir, name + ".csv"))
-        seconds = clip_seconds(os.path.join(gt_dir, name + ".wav"))
+        seconds = clip_seconds(clip_audio(gt_dir, name))
         one = Tally()
         one.add_clip(truth, predictions, seconds)
         total.merge(one)

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Trains the classifier once per held-out fold, and once on every fold, from the evaluation's training clips.
+
+    python3 tools/eval/train_folds.py [--out /tmp/footstep-eval] [--models DIR] [--install]
+
+Needs `footstep_eval.py build` (the training clips of folds 0-3; the lockbox has none).
+Steps:
+1. `footstep-dataset --labelled` runs the real pipeline over each fold's training clips
+   and writes one feature row per detection, labelled from the clip's truth; the
+   synthetic scenarios (built-in synthesizer) are added to every model's training.
+2. For each fold K: a model on the other folds and the synthesizer (DIR/fold-K.json).
+   Its temperature is fitted on the out-of-fold predictions of the *other* folds' models,
+   so the fold it is scored on never calibrates it; ECE is reported on fold K.
+3. DIR/full.json: every fold and the synthesizer, temperature from all out-of-fold
+   predictions. `--install` copies it to the model footstepd ships.
+
+Every step is seeded.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+
+import train_classifier as tc  # noqa: E402
+import sources  # noqa: E402
+
+FOLDS = list(sources.FOLDS)
+
+
+def dataset(binary, out, work, synthetic_scenarios, jobs):
+    os.makedirs(work, exist_ok=True)
+    paths = {}
+    for k in FOLDS:
+        path = os.path.join(work, f"fold{k}.csv")
+        if not os.path.exists(path):
+            subprocess.run([binary, "--split", "train", "--scenarios", "1", "--duration", "5", "--labelled",
+                            os.path.join(out, "train", str(k), "gt"), "-o", path], check=True)
+        paths[k] = path
+    synthetic = os.path.join(work, "synthetic.csv")
+    if not os.path.exists(synthetic):
+        subprocess.run([binary, "--split", "train", "--scenarios", str(synthetic_scenarios), "--jobs", str(jobs),
+                        "-o", synthetic], check=True)
+    return paths, synthetic
+
+
+def load_all(paths, synthetic):
+    import numpy as np
+    X, y, group, source = [], [], [], []
+    names = None
+    for k, path in list(paths.items()) + [("synthetic", synthetic)]:
+        n, Xk, yk, sk, truth, _ = tc.load(path)
+        keep = truth != "near_footstep"
+        if k != "synthetic":
+            keep &= np.char.startswith(sk, "labelled-")  # the one placeholder scenario of a labelled run is left out
+        names = names or n
+        assert n == names
+        X.append(Xk[keep]); y.append(yk[keep])
+        group += [str(k)] * int(keep.sum())
+        source += [f"{k}/{s}" for s in sk[keep]]
+    return names, np.vstack(X), np.concatenate(y), np.array(group), np.array(source)
+
+
+def fit(X, y, weights, hidden, alpha, seed):
+    from sklearn.neural_network import MLPClassifier
+    model = MLPClassifier(hidden_layer_sizes=(hidden,), activation="relu", alpha=alpha, max_iter=400,
+                          random_state=seed, tol=1e-4, early_stopping=False)
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    model.fit((X - mean) / scale, y, sample_weight=weights)
+    return model, mean, scale
+
+
+def class_weights(y, other_weight):
+    import numpy as np
+    counts = np.bincount(y, minlength=len(tc.CLASSES)).astype(float)
+    w = counts.sum() / (len(tc.CLASSES) * np.maximum(counts, 1))
+    w[tc.CLASSES.index("other")] *= other_weight
+    return w[y]
+
+
+def main():
+    tc.ensure_venv()
+    import numpy as np
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="/tmp/footstep-eval", help="the evaluation corpus (footstep_eval.py build)")
+    ap.add_argument("--models", default="/tmp/footstep-eval/models")
+    ap.add_argument("--dataset-binary", default=os.path.join(tc.ROOT, ".build", "release", "footstep-dataset"))
+    ap.add_argument("--synthetic-scenarios", type=int, default=280)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty of the MLP")
+    ap.add_argument("--other-weight", type=float, default=3.0,
+                    help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
+    ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--install", action="store_true", help="copy full.json over the shipped model")
+    args = ap.parse_args()
+
+    paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
+                               args.synthetic_scenarios, args.jobs)
+    names, X, y, group, _ = load_all(paths, synthetic)
+    print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
+    weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
+    os.makedirs(args.models, exist_ok=True)
+
+    fold_models = {}
+    out_of_fold = {}
+    for k in FOLDS:
+        train = group != str(k)
+        model, mean, scale = fit(X[train], y[train], weights[train], args.hidden, args.alpha, args.seed)
+        fold_models[k] = (model, mean, scale)
+        test = group == str(k)
+        out_of_fold[k] = (tc.logits(model, (X[test] - mean) / scale), y[test])
+    for k in FOLDS:
+        others = [j for j in FOLDS if j != k]
+        temperature = tc.fit_temperature(np.vstack([out_of_fold[j][0] for j in others]),
+                                         np.concatenate([out_of_fold[j][1] for j in others]))
+        z, yk = out_of_fold[k]
+        result = tc.evaluate(tc.softmax(z / temperature), yk)
+        tc.report(f"fold {k} unseen (temperature {temperature:.2f} from the other folds)", result)
+        model, mean, scale = fold_models[k]
+        tc.write_model(os.path.join(args.models, f"fold-{k}.json"), model, names, mean, scale, temperature,
+                       f"{tc.dataset_version()}/eval-folds-without-{k}/seed{args.seed}",
+                       {key: v for key, v in result.items() if key != "reliability"})
+    all_z = np.vstack([out_of_fold[k][0] for k in FOLDS])
+    all_y = np.concatenate([out_of_fold[k][1] for k in FOLDS])
+    temperature = tc.fit_temperature(all_z, all_y)
+    pooled = tc.evaluate(tc.softmax(all_z / temperature), all_y)
+    tc.report("all folds, out-of-fold (unseen families)", pooled)
+    model, mean, scale = fit(X, y, weights, args.hidden, args.alpha, args.seed)
+    full = os.path.join(args.models, "full.json")
+    tc.write_model(full, model, names, mean, scale, temperature, f"{tc.dataset_version()}/eval-folds-all/seed{args.seed}",
+                   {key: v for key, v in pooled.items() if key != "reliability"})
+    print(f"wrote {args.models}/fold-*.json and full.json")
+    if args.install:
+        shutil.copyfile(full, tc.MODEL_PATH)
+        print(f"installed {os.path.relpath(tc.MODEL_PATH, tc.ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
