@@ -17,6 +17,8 @@ public struct FileAnalysisResult: Sendable {
     /// Set when reading stopped early (truncated or corrupt part); the events
     /// before that point are still in `events`.
     public var sourceError: AudioSourceError?
+    /// Samples that were not finite or out of range, analysed as silence (`SampleSanity`).
+    public var invalidSamples: Int = 0
 
     /// Events per label (footstep type, or `other`).
     public var countsByLabel: [String: Int] {
@@ -47,7 +49,8 @@ public enum FileAnalysis {
         events.sort { $0.onsetFrame < $1.onsetFrame }
         return FileAnalysisResult(
             path: source.name, format: source.format, durationSeconds: Double(summary.framesProcessed) / rate,
-            events: events, intervals: intervals, laeq: summary.laeq, sourceError: summary.sourceError)
+            events: events, intervals: intervals, laeq: summary.laeq, sourceError: summary.sourceError,
+            invalidSamples: source.invalidSamples)
     }
 
     /// Opens and analyses the file at `path` with the trained classifier

@@ -12,6 +12,8 @@ public final class AudioFileSource: AudioSource {
 
     private var handle: OpaquePointer?
     private var framesDelivered = 0
+    /// Samples replaced by 0 because they were not finite or out of range (`SampleSanity`).
+    public private(set) var invalidSamples = 0
     private var declaredFrameCount: Int?
 
     /// Opens `path` for reading.
@@ -71,6 +73,7 @@ public final class AudioFileSource: AudioSource {
         let got = Int(sf_readf_float(handle, base, sf_count_t(wanted)))
         if got > 0 {
             framesDelivered += got
+            invalidSamples += SampleSanity.sanitize(buffer, count: got * format.channels)
             return got
         }
         let code = sf_error(handle)

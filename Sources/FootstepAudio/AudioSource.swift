@@ -31,6 +31,10 @@ public protocol AudioSource: AnyObject {
     /// written, or 0 at the end of the stream.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int
 
+    /// Samples delivered so far that were not finite or beyond ±`SampleSanity.limit`,
+    /// replaced by 0 before delivery (`SampleSanity`).
+    var invalidSamples: Int { get }
+
     /// Releases the device or file. Further reads return 0.
     func close()
 }
@@ -73,4 +77,9 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
             return message
         }
     }
+}
+
+extension AudioSource {
+    /// Sources that cannot produce impossible samples (integer PCM, the synthesizer) report none.
+    public var invalidSamples: Int { 0 }
 }

@@ -106,6 +106,10 @@ extension FootstepCtl {
                     reporter.finish()
                     printer.print(result)
                     if let output { try result.writeLabelCSV(into: output) }
+                    if result.invalidSamples > 0 {
+                        FileHandle.standardError.write(Data(
+                            "footstepctl: \(file): \(result.invalidSamples) samples were not numbers or beyond ±\(Int(SampleSanity.limit)) (60 dB over full scale) and were analysed as silence\n".utf8))
+                    }
                     if let error = result.sourceError {
                         failures += 1
                         FileHandle.standardError.write(Data("footstepctl: \(error)\n".utf8))

@@ -126,7 +126,8 @@ struct EventPrinter {
         }
         let summary = JSONSummary(
             file: result.path, events: result.events.count, byLabel: result.countsByLabel,
-            durationSeconds: result.durationSeconds, laeq: (result.laeq * 10).rounded() / 10, error: result.sourceError?.description)
+            durationSeconds: result.durationSeconds, laeq: (result.laeq * 10).rounded() / 10,
+            invalidSamples: result.invalidSamples, error: result.sourceError?.description)
         if let data = try? encoder.encode(summary) { Swift.print(String(decoding: data, as: UTF8.self)) }
     }
 
@@ -167,9 +168,12 @@ struct EventPrinter {
         var byLabel: [String: Int]
         var durationSeconds: Double
         var laeq: Double
+        /// Samples that were not finite or out of range, analysed as silence.
+        var invalidSamples: Int
         var error: String?
         enum CodingKeys: String, CodingKey {
-            case record, file, events, byLabel = "by_label", durationSeconds = "duration_s", laeq, error
+            case record, file, events, byLabel = "by_label", durationSeconds = "duration_s", laeq
+            case invalidSamples = "invalid_samples", error
         }
     }
 }

@@ -53,6 +53,26 @@ struct ALSACaptureSourceTests {
         #expect(captured == signal)
     }
 
+    /// A float device that sends NaN, ±Inf or absurd values (1e38): each becomes
+    /// silence and is counted; every other sample arrives unchanged.
+    @Test func impossibleFloatSamplesAreSilenceAndCounted() throws {
+        let directory = try TemporaryDirectory()
+        var signal = Self.testSignal(frames: 12000, channels: 1)
+        let bad: [Int: Float] = [100: .nan, 2000: .infinity, 4000: -.infinity, 6000: 1e38, 8000: -3e4]
+        for (index, value) in bad { signal[index] = value }
+        let pcm = try ALSAFilePluginPCM(samples: signal, channels: 1, format: .floatLE, in: directory.path)
+        let source = try ALSACaptureSource(
+            configuration: .init(device: pcm.name, sampleRate: 48000, channels: 1, sampleFormat: .floatLE, periodFrames: 480, ringPeriods: 64),
+            alsaConfiguration: pcm.configuration)
+        defer { source.close() }
+        let captured = try Self.capture(source, frames: pcm.frames)
+        var expected = signal
+        for index in bad.keys { expected[index] = 0 }
+        #expect(captured == expected)
+        #expect(source.invalidSamples == bad.count)
+        #expect(source.statistics.invalidSamples == bad.count)
+    }
+
     @Test func aConsumerThatFallsBehindMakesCountedDropsNotABlockedCapture() throws {
         let directory = try TemporaryDirectory()
         let pcm = try ALSAFilePluginPCM(samples: Self.testSignal(frames: 16000, channels: 1), in: directory.path)

@@ -57,7 +57,9 @@ struct DaemonEvidenceTests {
         }
         #expect(compared >= 10)
         #expect(Double(agreed) >= 0.6 * Double(compared), "types agree on \(agreed) of \(compared) footsteps")
-        #expect(Set(events.map(\.type)).count >= 3, "more than the detector's single type")
+        // The detector-only classifier names no type (every event `unknown`); this scenario is
+        // 58 heel strikes and one stomp, so agreement above, not variety, says the types are right.
+        #expect(events.contains { $0.kind == .footstep && $0.type != .unknown }, "named types, not the detector's `unknown`")
         #expect(distractors == 0 || Double(distractorsAsOther) >= 0.5 * Double(distractors), "\(distractorsAsOther)/\(distractors)")
         // Intensity from the level above the background, as the classifier rates it.
         for event in events {

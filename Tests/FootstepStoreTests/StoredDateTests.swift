@@ -37,3 +37,13 @@ import Testing
         #expect(StoredDate.date(text) == nil)
     }
 }
+
+/// Dates no request should produce still give text, not a trap.
+@Suite struct StoredDateExtremeTests {
+    @Test func datesBeyondTheYearsTextCanHoldAreClampedNotATrap() {
+        #expect(StoredDate.text(Date(timeIntervalSince1970: 9_223_372_036_854_775.807)) == "9999-12-31 23:59:59.999")
+        #expect(StoredDate.text(Date(timeIntervalSince1970: -1e18)) == "0001-01-01 00:00:00.000")
+        #expect(StoredDate.text(Date(timeIntervalSince1970: .infinity)) == "9999-12-31 23:59:59.999")
+        #expect(StoredDate.text(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000")
+    }
+}

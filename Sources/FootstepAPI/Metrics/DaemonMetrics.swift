@@ -14,6 +14,7 @@ public final class DaemonMetrics: Sendable {
     private struct Counted {
         var overruns = 0
         var xruns = 0
+        var invalidSamples = 0
     }
 
     public let registry = PrometheusCollectorRegistry()
@@ -22,6 +23,7 @@ public final class DaemonMetrics: Sendable {
     private let laf: Gauge
     private let overruns: Counter
     private let xruns: Counter
+    private let invalidSamples: Counter
     private let deviceUp: Gauge
     private let recording: Gauge
     private let audioWriting: Gauge
@@ -45,6 +47,9 @@ public final class DaemonMetrics: Sendable {
         overruns = registry.makeCounter(
             descriptor: Self.name("overruns", "total", "Capture periods dropped because analysis fell behind", subsystem: "capture"))
         xruns = registry.makeCounter(descriptor: Self.name("xruns", "total", "Capture device overruns recovered", subsystem: "capture"))
+        invalidSamples = registry.makeCounter(
+            descriptor: Self.name(
+                "invalid_samples", "total", "Samples analysed as silence: not numbers or beyond 60 dB over full scale", subsystem: "capture"))
         deviceUp = registry.makeGauge(descriptor: Self.name("device", "up", "1 while the capture device delivers audio"))
         recording = registry.makeGauge(descriptor: Self.name("recording", "", "1 while a session is recording (not paused)"))
         audioWriting = registry.makeGauge(descriptor: Self.name("audio_writing", "", "0 while audio writing is suspended"))
@@ -77,8 +82,12 @@ public final class DaemonMetrics: Sendable {
             let capture = status.capture
             if capture.overruns > counted.overruns { overruns.increment(by: Int64(capture.overruns - counted.overruns)) }
             if capture.xruns > counted.xruns { xruns.increment(by: Int64(capture.xruns - counted.xruns)) }
+            if capture.invalidSamples > counted.invalidSamples {
+                invalidSamples.increment(by: Int64(capture.invalidSamples - counted.invalidSamples))
+            }
             counted.overruns = capture.overruns
             counted.xruns = capture.xruns
+            counted.invalidSamples = capture.invalidSamples
         }
         deviceUp.set(to: status.capture.deviceUp ? 1 : 0)
         recording.set(to: status.state == "recording" ? 1 : 0)

@@ -83,18 +83,22 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         public var xruns: Int
         /// False while the device is lost.
         public var deviceUp: Bool
+        /// Samples analysed and recorded as silence because they were not numbers or out of range.
+        public var invalidSamples: Int
 
-        public init(capturedFrames: Int64, overruns: Int, xruns: Int, deviceUp: Bool) {
+        public init(capturedFrames: Int64, overruns: Int, xruns: Int, deviceUp: Bool, invalidSamples: Int = 0) {
             self.capturedFrames = capturedFrames
             self.overruns = overruns
             self.xruns = xruns
             self.deviceUp = deviceUp
+            self.invalidSamples = invalidSamples
         }
 
         enum CodingKeys: String, CodingKey {
             case overruns, xruns
             case capturedFrames = "captured_frames"
             case deviceUp = "device_up"
+            case invalidSamples = "invalid_samples"
         }
     }
 

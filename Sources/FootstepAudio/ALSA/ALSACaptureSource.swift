@@ -19,6 +19,8 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
         public var droppedPeriods: Int
         /// Overruns reported by the device and recovered.
         public var xruns: Int
+        /// Float samples that were not finite or out of range, replaced by 0.
+        public var invalidSamples: Int
     }
 
     public let format: AudioFormat
@@ -36,6 +38,7 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
     private let failureCode = Atomic<Int32>(0)
     private let captured = Atomic<Int>(0)
     private let xrunCount = Atomic<Int>(0)
+    private let invalidCount = Atomic<Int>(0)
     private let closed = Mutex<Bool>(false)
     private var readOffset = 0  // consumer-only: frames of the current period already delivered
 
@@ -88,8 +91,10 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
         let droppedPeriods = ring.droppedPeriods
         return Statistics(
             capturedFrames: captured.load(ordering: .relaxed), droppedPeriods: droppedPeriods,
-            xruns: xrunCount.load(ordering: .relaxed))
+            xruns: xrunCount.load(ordering: .relaxed), invalidSamples: invalidCount.load(ordering: .relaxed))
     }
+
+    public var invalidSamples: Int { invalidCount.load(ordering: .relaxed) }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
         let channels = format.channels
@@ -158,7 +163,8 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
             guard frames > 0 else { continue }
             captured.add(frames, ordering: .relaxed)
             guard let slot = ring.nextWritableSlot() else { continue }
-            SampleConversion.toFloat(bytes, format: configuration.sampleFormat, count: frames * channels, into: slot)
+            let invalid = SampleConversion.toFloat(bytes, format: configuration.sampleFormat, count: frames * channels, into: slot)
+            if invalid > 0 { invalidCount.add(invalid, ordering: .relaxed) }
             ring.commit(frames: frames)
             periodAvailable.signal()
         }

@@ -29,6 +29,9 @@ enum CaptureReport: Sendable {
     case audioWriteResumed
     /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
     case overrun(droppedPeriods: Int, xruns: Int)
+    /// Samples that were not numbers or beyond ±`SampleSanity.limit` were
+    /// analysed and recorded as silence (cumulative over the session's devices).
+    case invalidSamples(total: Int)
     /// A fatal error: the capture thread stopped.
     case failed(reason: String)
 }

@@ -140,6 +140,10 @@ final class CaptureWorker: @unchecked Sendable {
         var dropped = 0
         var xruns = 0
         var lastOverrunReport = ContinuousClock.now - .seconds(10)  // at most one report per 10 s
+        // Invalid samples of the devices closed before this one, and the total last reported.
+        var invalidBefore = 0
+        var invalidReported = 0
+        var lastInvalidReport = ContinuousClock.now - .seconds(10)
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
 
@@ -200,6 +204,7 @@ final class CaptureWorker: @unchecked Sendable {
                 let lostAt = Date()
                 try? writer.close()
                 clips.flushPending()
+                invalidBefore += source.invalidSamples
                 source.close()
                 post(.deviceLost(reason: reason, at: lostAt))
                 guard let reopened = reconnect(reopen) else { break }
@@ -224,6 +229,12 @@ final class CaptureWorker: @unchecked Sendable {
                     xruns = statistics.xruns
                     post(.overrun(droppedPeriods: dropped, xruns: xruns))
                 }
+            }
+            let invalid = invalidBefore + source.invalidSamples
+            if invalid != invalidReported, ContinuousClock.now - lastInvalidReport >= .seconds(10) {
+                lastInvalidReport = .now
+                invalidReported = invalid
+                post(.invalidSamples(total: invalid))
             }
             let pauseNow = pauseRequested.load(ordering: .acquiring)
             paused = pauseNow

@@ -16,6 +16,7 @@ final class PacedSource: AudioSource {
 
     var format: AudioFormat { inner.format }
     var name: String { inner.name }
+    var invalidSamples: Int { inner.invalidSamples }
     var frameCount: Int? { inner.frameCount }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
@@ -49,6 +50,7 @@ final class LimitedSource: AudioSource {
 
     var format: AudioFormat { inner.format }
     var name: String { inner.name }
+    var invalidSamples: Int { inner.invalidSamples }
     var frameCount: Int? { min(inner.frameCount ?? limit, limit) }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {

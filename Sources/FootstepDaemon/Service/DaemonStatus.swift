@@ -76,6 +76,8 @@ public struct DaemonStatus: Sendable, Equatable {
     public var droppedPeriods = 0
     /// Device overruns recovered (current device).
     public var xruns = 0
+    /// Samples analysed and recorded as silence because they were not numbers or out of range (this session).
+    public var invalidSamples = 0
     /// False while audio writing is suspended (disk low or full, I/O error).
     public var audioWriting = true
     /// True while free space on the state directory is below `retention.minimum_free_bytes`.

@@ -178,7 +178,7 @@ extension StatusResponse {
             device: device, level: level, eventsToday: status.eventsToday, lastEvent: status.lastEvent.map(EventResponse.init),
             capture: Capture(
                 capturedFrames: status.capturedFrames, overruns: status.droppedPeriods, xruns: status.xruns,
-                deviceUp: status.state == .recording || status.state == .paused),
+                deviceUp: status.state == .recording || status.state == .paused, invalidSamples: status.invalidSamples),
             storage: Storage(diskFreeBytes: status.diskFreeBytes, audioBytes: status.audioBytes, audioWriting: status.audioWriting),
             schedule: Schedule(
                 description: status.schedule.description, active: status.schedule.isActive,

@@ -136,6 +136,12 @@ struct SessionSink {
                     metadata: sessionMetadata.merging(
                         ["capture.dropped_periods": "\(droppedPeriods)", "capture.xruns": "\(xruns)"]) { $1 })
                 status { $0.droppedPeriods = droppedPeriods; $0.xruns = xruns }
+            case let .invalidSamples(total):
+                // The capture thread reports changes at most every 10 s.
+                logger.warning(
+                    "\(total) samples so far were not numbers or beyond ±\(Int(SampleSanity.limit)) (60 dB over full scale): analysed and recorded as silence; check the device's format",
+                    metadata: sessionMetadata.merging(["capture.invalid_samples": "\(total)"]) { $1 })
+                status { $0.invalidSamples = total }
             case let .failed(reason):
                 failure = reason
                 logger.error("capture stopped: \(reason)", metadata: sessionMetadata)

@@ -8,9 +8,17 @@ import Foundation
 /// version; cursors and range filters are bound with it too, so a time read back from
 /// the database compares equal to its stored text.
 public enum StoredDate {
-    /// `date` rounded to the nearest millisecond, as stored text.
+    /// The milliseconds since 1970 that stored text can hold: years 0001 through 9999.
+    static let representable: ClosedRange<Double> = -62_135_596_800_000...253_402_300_799_999
+
+    /// `date` rounded to the nearest millisecond, as stored text. A date
+    /// outside years 0001–9999 (or not finite) is clamped to the nearest end of
+    /// that range rather than trapping: callers bound what they accept (a
+    /// request's cursor, a range filter), this keeps any that does not from
+    /// bringing the process down.
     public static func text(_ date: Date) -> String {
-        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let raw = (date.timeIntervalSince1970 * 1000).rounded()
+        let ms = Int64(raw.isNaN ? 0 : min(max(raw, representable.lowerBound), representable.upperBound))
         let msPerDay: Int64 = 86_400_000
         var days = ms / msPerDay
         var msOfDay = ms % msPerDay
