@@ -64,6 +64,8 @@ struct DaemonConfigurationTests {
         ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),
         ("[paths]\nstate_dir = \"relative\"", "x.toml: paths.state_dir: must be an absolute path"),
         ("[[equalizer.band]]\nchannel = 1", "x.toml: equalizer.band[0].channel: 1 is out of range (0–0)"),
+        // Above 45 % of the capture rate the band cannot be built: the daemon used to stop at the next session.
+        ("[[equalizer.band]]\nfrequency = 8000", "x.toml: equalizer.band[0].frequency: 8000.0 is out of range (10.0–7200.0)"),
     ])
     func invalidSettingsNameTheFileAndTheKey(text: String, message: String) {
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse(text, file: "x.toml") }
@@ -81,6 +83,25 @@ struct DaemonConfigurationTests {
         } catch {
             #expect(error.key == nil)
             #expect(error.description.hasPrefix("x.toml: line 2"))
+        }
+    }
+
+    /// A model that is missing or is not a model stops the configuration
+    /// (and so `--check-config` and a reload), not the next session.
+    @Test func aDetectionModelThatDoesNotLoadIsRejectedWithItsKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (model, reason) in [("\(directory)/missing.json", "cannot read"), ("\(directory)/footstepd.toml", "not a footstepd model")] {
+            let path = "\(directory)/footstepd.toml"
+            try "[detection]\nmodel = \"\(model)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+            do {
+                _ = try DaemonConfiguration.load(path: path)
+                Issue.record("loaded a configuration whose model is \(model)")
+            } catch {
+                #expect(error.key == "detection.model")
+                #expect(error.message.contains(reason), "\(error.message)")
+            }
         }
     }
 

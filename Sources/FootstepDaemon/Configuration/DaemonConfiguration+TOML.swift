@@ -1,5 +1,6 @@
 import FootstepCore
 import FootstepAudio
+import FootstepClassifier
 import FootstepDSP
 import Foundation
 import TOMLKit
@@ -15,7 +16,22 @@ extension DaemonConfiguration {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions or not UTF-8)" : "no such file"
             throw ConfigurationError(file: path, key: nil, message: reason)
         }
-        return try parse(text, file: path)
+        let configuration = try parse(text, file: path)
+        try configuration.checkFiles(file: path)
+        return configuration
+    }
+
+    /// Checks what the text alone cannot show: that the files it names can be
+    /// used (a model that is missing or does not load would otherwise stop the
+    /// daemon at its next session, after `--check-config` and a reload passed).
+    public func checkFiles(file: String) throws(ConfigurationError) {
+        if let model = detection.modelPath {
+            do {
+                _ = try FootstepModel.load(contentsOf: URL(fileURLWithPath: model))
+            } catch {
+                throw ConfigurationError(file: file, key: "detection.model", message: "\(error)")
+            }
+        }
     }
 
     /// Parses configuration `text`; `file` names it in errors.
@@ -76,7 +92,8 @@ extension DaemonConfiguration {
         try levels.finish()
 
         var equalizer = try section("equalizer")
-        configuration.equalizer = try equalizer.bands(channels: configuration.capture.channels)
+        configuration.equalizer = try equalizer.bands(
+            channels: configuration.capture.channels, sampleRate: Double(configuration.capture.sampleRate))
         try equalizer.finish()
 
         var schedule = try section("schedule")
@@ -150,7 +167,9 @@ extension TOMLSection {
     }
 
     /// `[[equalizer.band]]` tables: channel, type, frequency, gain, q.
-    mutating func bands(channels: Int) throws(ConfigurationError) -> [[EQBand]] {
+    /// - Parameter sampleRate: `capture.sample_rate`: a band must lie below 45 % of it
+    ///   (`EQBand.frequencyRange`), as the equalizer requires when a session starts.
+    mutating func bands(channels: Int, sampleRate: Double) throws(ConfigurationError) -> [[EQBand]] {
         let tables = try tables("band")
         guard !tables.isEmpty else { return [] }
         var perChannel = [[EQBand]](repeating: [], count: channels)
@@ -158,7 +177,7 @@ extension TOMLSection {
             var band = TOMLSection(file: file, name: "\(name).band[\(index)]", table: table)
             let channel = try band.int("channel", default: 0, range: 0...(channels - 1))
             let type = try band.string("type", default: "peaking", allowed: ["peaking", "low_shelf", "high_shelf"])
-            let frequency = try band.double("frequency", default: 1000, range: 10...24000)
+            let frequency = try band.double("frequency", default: 1000, range: EQBand.frequencyRange(sampleRate: sampleRate))
             let gain = try band.double("gain", default: 0, range: -24...24)
             let q = try band.double("q", default: 1, range: 0.1...20)
             try band.finish()

@@ -181,10 +181,20 @@ public final class FootstepDaemonService: Service, Sendable {
 
     private var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) || Task.isCancelled }
 
+    /// Opens the store, first making the state directory private: whatever
+    /// umask footstepd was started with, the files it creates are at most
+    /// 0640 and its directories 0750 (umask 027), and the state, audio and clip
+    /// directories are set to 0750 even when an earlier run or a person left
+    /// them open.
     private func openStore(_ configuration: DaemonConfiguration) throws -> FootstepDatabase {
+        umask(0o027)
         do {
-            try FileManager.default.createDirectory(
-                atPath: configuration.audioDirectory, withIntermediateDirectories: true)
+            for directory in [configuration.audioDirectory, configuration.clipDirectory] {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            for directory in [configuration.stateDirectory, configuration.audioDirectory, configuration.clipDirectory] {
+                try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: directory)
+            }
         } catch {
             throw DaemonError("cannot create the state directory \(configuration.stateDirectory): \(error.localizedDescription)")
         }

@@ -57,6 +57,9 @@ struct StatusPrinter {
         }
         let capture = status.capture
         var health = "\(capture.overruns) overruns, \(capture.xruns) xruns"
+        if capture.invalidSamples > 0 {
+            health += ", " + terminal.paint("\(capture.invalidSamples) invalid samples (NaN or out of range) heard as silence", .red)
+        }
         if !capture.deviceUp { health = terminal.paint("device down", .red) + ", " + health }
         rows.append(("capture", health))
         var storage: [String] = []
