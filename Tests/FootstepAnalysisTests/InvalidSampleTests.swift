@@ -1,6 +1,7 @@
 import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
+import FootstepTesting
 import Foundation
 import Testing
 
@@ -25,22 +26,9 @@ import Testing
         try data.write(to: URL(fileURLWithPath: path))
     }
 
-    static func walk(seconds: Double) throws -> (samples: [Float], rate: Int) {
-        var scenario = SynthesisScenario(.walking, seed: 4242)
-        scenario.duration = seconds
-        let source = try SyntheticSource(scenario: scenario)
-        var samples: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if frames == 0 { break }
-            samples += buffer[0..<(frames * source.format.channels)]
-        }
-        return (samples, source.format.sampleRate)
-    }
-
     @Test func nonFiniteAndAbsurdSamplesAreSilenceAndCounted() throws {
-        let (clean, rate) = try Self.walk(seconds: 60)
+        let walk = try RenderedScenario("walking:seed=4242,duration=60")
+        let (clean, rate) = (walk.samples, walk.sampleRate)
         var poisoned = clean
         let injected: [(Double, Float)] = [(5, .nan), (15, .infinity), (25, -.infinity), (35, 1e38), (45, -1e38), (50, .nan)]
         for (second, value) in injected { poisoned[Int(second * Double(rate))] = value }

@@ -13,15 +13,8 @@ enum DaemonTestSupport {
 
     /// Renders a synthetic scenario completely (mono).
     static func render(_ spec: String) throws -> (samples: [Float], truth: [GroundTruthEvent], rate: Int) {
-        let source = try SyntheticSource(spec: spec)
-        var samples: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if frames == 0 { break }
-            samples.append(contentsOf: buffer[0..<(frames * source.format.channels)])
-        }
-        return (samples, source.groundTruth, source.format.sampleRate)
+        let rendered = try RenderedScenario(spec)
+        return (rendered.samples, rendered.truth, rendered.sampleRate)
     }
 
     /// Frames libsndfile decodes from `path` reading to the end (nil if it cannot open it).

@@ -1,0 +1,23 @@
+import FootstepAudio
+
+/// A synthetic scenario rendered completely into memory (interleaved), with its ground truth.
+public struct RenderedScenario {
+    public var samples: [Float]
+    public var truth: [GroundTruthEvent]
+    public var sampleRate: Int
+
+    /// Renders `spec` (`SynthesisScenario(parsing:)`, e.g. `walking:seed=3,duration=60`).
+    public init(_ spec: String) throws {
+        let source = try SyntheticSource(spec: spec)
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+        while true {
+            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if frames == 0 { break }
+            samples.append(contentsOf: buffer[0..<(frames * source.format.channels)])
+        }
+        self.samples = samples
+        truth = source.groundTruth
+        sampleRate = source.format.sampleRate
+    }
+}
