@@ -64,7 +64,7 @@ struct BoutTyping {
         } else {
             event.type = .heelStrike
         }
-        event.confidence = max(event.type == .unknown ? event.confidence : confidence, 0)
+        if event.type != .unknown { event.confidence = confidence }
         record(event)
     }
 

@@ -9,15 +9,20 @@ public struct RenderedScenario {
     /// Renders `spec` (`SynthesisScenario(parsing:)`, e.g. `walking:seed=3,duration=60`).
     public init(_ spec: String) throws {
         let source = try SyntheticSource(spec: spec)
-        var samples: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if frames == 0 { break }
-            samples.append(contentsOf: buffer[0..<(frames * source.format.channels)])
-        }
-        self.samples = samples
+        samples = try readToEnd(source)
         truth = source.groundTruth
         sampleRate = source.format.sampleRate
     }
+}
+
+/// Every sample `source` delivers until its end (interleaved).
+public func readToEnd(_ source: some AudioSource) throws -> [Float] {
+    var samples: [Float] = []
+    var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+    while true {
+        let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+        if frames == 0 { break }
+        samples.append(contentsOf: buffer[0..<(frames * source.format.channels)])
+    }
+    return samples
 }

@@ -18,14 +18,7 @@ struct RecordingTests {
     static func decode(_ path: String) throws -> [Float] {
         let source = try AudioFileSource(path: path)
         defer { source.close() }
-        var all: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        while true {
-            let frames = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if frames == 0 { break }
-            all.append(contentsOf: buffer[0..<(frames * source.format.channels)])
-        }
-        return all
+        return try readToEnd(source)
     }
 
     static func sndfileFrames(_ path: String) -> Int64 {
