@@ -12,7 +12,10 @@ import Synchronization
 /// `run()` takes the socket's lock (a second daemon fails with
 /// ``ControlServerError/alreadyRunning(path:)`` instead of stealing the path),
 /// removes a stale socket, listens, then restricts the socket to its mode and
-/// read group. It returns on graceful shutdown, removing the socket.
+/// read group. It returns on graceful shutdown, removing the socket. The TCP
+/// metrics listener is an extra: when it cannot start (its port taken, its
+/// address unresolvable) the failure is logged and kept in ``metricsFailure``,
+/// and the socket (which serves `/metrics` too) goes on.
 public struct ControlServer: Service, CustomStringConvertible {
     public let configuration: ControlServerConfiguration
     private let backend: any ControlBackend
@@ -36,6 +39,8 @@ public struct ControlServer: Service, CustomStringConvertible {
     public var isListening: Bool { state.listening.load(ordering: .acquiring) }
     /// The bound port of the TCP metrics listener once it listens.
     public var metricsPort: Int? { state.metricsPort.withLock { $0 } }
+    /// Why the TCP metrics listener is not serving, once it failed.
+    public var metricsFailure: String? { state.metricsFailure.withLock { $0 } }
 
     public func run() async throws {
         do {
@@ -69,7 +74,6 @@ public struct ControlServer: Service, CustomStringConvertible {
             },
             logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await socketApplication.run() }
             if configuration.metricsPort > 0 {
                 let metricsApplication = Application(
                     router: makeRouter(routes: MetricsController(backend: backend, metrics: metrics).routes, authorize: false),
@@ -83,10 +87,21 @@ public struct ControlServer: Service, CustomStringConvertible {
                         logger.info("metrics listening on http://\(configuration.metricsAddress):\(configuration.metricsPort)/metrics")
                     },
                     logger: logger)
-                group.addTask { try await metricsApplication.run() }
+                group.addTask {
+                    do {
+                        try await metricsApplication.run()
+                    } catch {
+                        let reason = "\(error)"
+                        state.metricsFailure.withLock { $0 = reason }
+                        logger.error(
+                            "metrics listener on \(configuration.metricsAddress):\(configuration.metricsPort) not available: \(reason); the control socket and its /metrics go on",
+                            metadata: ["metrics.address": "\(configuration.metricsAddress)", "metrics.port": "\(configuration.metricsPort)"])
+                    }
+                }
             }
-            // Either application ending (graceful shutdown or a failure) ends both.
-            try await group.next()
+            // The socket's application decides: when it ends (graceful shutdown or a
+            // failure), the metrics listener ends too; a metrics failure ends only itself.
+            try await socketApplication.run()
             group.cancelAll()
         }
     }
@@ -135,6 +150,7 @@ public struct ControlServer: Service, CustomStringConvertible {
 final class ServerState: Sendable {
     let listening = Atomic<Bool>(false)
     let metricsPort = Mutex<Int?>(nil)
+    let metricsFailure = Mutex<String?>(nil)
 }
 
 /// Checks a request's peer against the access policy and logs the decision.
