@@ -18,10 +18,18 @@ public final class AudioFileSource: AudioSource {
 
     /// Opens `path` for reading.
     /// - Throws: `AudioSourceError.unreadableFile` when the file is missing, not
-    ///   audio or corrupt, `.emptyFile` when it holds no frames.
+    ///   audio or corrupt, or a FIFO, device or socket (one would block with no
+    ///   writer or never end), `.emptyFile` when it holds no frames.
     public init(path: String) throws(AudioSourceError) {
         self.path = path
         self.name = "file:\(path)"
+        var status = stat()
+        if stat(path, &status) == 0, [S_IFIFO, S_IFCHR, S_IFBLK, S_IFSOCK].contains(status.st_mode & S_IFMT) {
+            let what = status.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : status.st_mode & S_IFMT == S_IFSOCK ? "a socket" : "a device"
+            throw .unreadableFile(
+                path: path,
+                reason: "\(what), not a recorded audio file; for live audio run footstepd with --source alsa:DEVICE")
+        }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadableFile(path: path, reason: Self.describeOpenFailure(path: path))

@@ -85,6 +85,26 @@ struct AudioFileSourceTests {
         }
     }
 
+    /// A FIFO with no writer used to block `analyze` forever; a device never ends.
+    @Test func aFIFOOrADeviceIsRefusedAtOnceNamingWhatItIs() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.appending("audio.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, what) in [(fifo, "a FIFO"), ("/dev/zero", "a device")] {
+            do {
+                _ = try AudioFileSource(path: path)
+                Issue.record("opened \(path)")
+            } catch {
+                guard case let .unreadableFile(failed, reason) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(failed == path)
+                #expect(reason.hasPrefix(what), "\(reason)")
+            }
+        }
+    }
+
     @Test func aTruncatedWavDeliversEveryFrameThenReportsTheCut() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("cut.wav")
