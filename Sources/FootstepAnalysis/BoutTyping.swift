@@ -5,6 +5,9 @@ import FootstepCore
 /// instead of from the impact alone (whose level and colour depend on the
 /// floor, the microphone and its gain):
 ///
+/// - **shuffling**: the classifier heard a scrape (its most likely type),
+///   checked first: a scrape can fire the detector twice, which looks like a
+///   runner's cadence;
 /// - **running**: the footsteps around it come at `runningCadence` (2.45
 ///   steps/s) or faster;
 /// - **stomping**: it is `stompRiseDB` (4 dB) or more above the walker's
@@ -12,7 +15,6 @@ import FootstepCore
 ///   footsteps of the last `referenceSeconds` (5 min), once there are
 ///   `minimumReference` (5) of them — or the classifier heard a stomp and it
 ///   is no quieter than those ordinary steps (a walk of stomps only);
-/// - **shuffling**: the classifier heard a scrape (its most likely type);
 /// - otherwise **heel_strike**.
 ///
 /// The type's confidence is the probability that the impact is a footstep,
