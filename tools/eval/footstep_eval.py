@@ -115,6 +115,8 @@ def score(args):
         model = None
         if args.models:
             model = os.path.join(args.models, "full.json" if args.lockbox else f"fold-{model_fold}.json")
+            if not os.path.exists(model):
+                sys.exit(f"{model} missing: train the fold models first (tools/eval/train_folds.py --models {args.models})")
         for data_fold in folds if args.lockbox else FOLDS:
             gt = os.path.join(args.out, args.split, str(data_fold), "gt")
             if not os.path.isdir(gt):
@@ -139,8 +141,9 @@ def score(args):
     if result["seen"]:
         print(figures_line("seen families", result["seen"]))
         print(f"\nseen − unseen F1: {result['seen']['f1'] - result['unseen']['f1']:+.3f}")
-    for k, f in per_fold:
-        print(figures_line(f"fold {k}", f) if not args.lockbox else "", end="\n" if not args.lockbox else "")
+    if not args.lockbox:
+        for k, f in per_fold:
+            print(figures_line(f"fold {k}", f))
     for key in by:
         print(f"\nby {key} ({label}):\n" + HEADER)
         for value, f in sorted(result["by"][key]["unseen"].items()):

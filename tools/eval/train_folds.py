@@ -36,10 +36,15 @@ def dataset(binary, out, work, synthetic_scenarios, jobs):
     os.makedirs(work, exist_ok=True)
     paths = {}
     for k in FOLDS:
+        clips = os.path.join(out, "train", str(k), "gt")
+        if not os.path.isdir(clips):
+            sys.exit(f"{clips} missing: build the clips first (python3 tools/eval/footstep_eval.py --out {out} build)")
+        if not os.path.exists(binary):
+            sys.exit(f"{binary} missing: swift build -c release --product footstep-dataset")
         path = os.path.join(work, f"fold{k}.csv")
         if not os.path.exists(path):
             subprocess.run([binary, "--split", "train", "--scenarios", "1", "--duration", "5", "--labelled",
-                            os.path.join(out, "train", str(k), "gt"), "-o", path], check=True)
+                            clips, "-o", path], check=True)
         paths[k] = path
     synthetic = os.path.join(work, "synthetic.csv")
     if not os.path.exists(synthetic):
