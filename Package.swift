@@ -68,13 +68,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The daemon's wiring: configuration, sessions, sd_notify/watchdog, journald logging.
+        // footstepd.toml: the configuration's keys, defaults and ranges, its parser and renderer.
+        .target(
+            name: "FootstepConfiguration",
+            dependencies: [
+                "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // The daemon's wiring: sessions, sd_notify/watchdog, journald logging.
         .target(
             name: "FootstepDaemon",
             dependencies: [
-                "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepCore", "FootstepStore",
+                "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepConfiguration", "FootstepCore",
+                "FootstepStore",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -86,8 +94,8 @@ let package = Package(
         .executableTarget(
             name: "footstepctl",
             dependencies: [
-                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepReports",
-                "FootstepStore",
+                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
+                "FootstepCore", "FootstepReports", "FootstepStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -96,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "footstepd",
             dependencies: [
-                "FootstepDaemon",
+                "FootstepConfiguration", "FootstepDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,8 +121,8 @@ let package = Package(
         .executableTarget(
             name: "footstep-bench",
             dependencies: [
-                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepDaemon",
-                "FootstepDSP", "FootstepReports", "FootstepStore", "FootstepTesting",
+                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
+                "FootstepDaemon", "FootstepDSP", "FootstepReports", "FootstepStore", "FootstepTesting",
             ]
         ),
 
@@ -124,11 +132,11 @@ let package = Package(
         .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
         .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports", "FootstepStore", "FootstepTesting"]),
         .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
-        .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepDaemon", "FootstepTesting"]),
+        .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepConfiguration", "FootstepDaemon", "FootstepTesting"]),
         .testTarget(
             name: "FootstepAPITests",
             dependencies: [
-                "FootstepAPI", "FootstepDaemon", "FootstepTesting",
+                "FootstepAPI", "FootstepConfiguration", "FootstepDaemon", "FootstepTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -9,6 +9,8 @@ RAW_FILE is looped. CHUNK_BYTES must be a multiple of what the reader asks for
 in one read (the capture period in bytes) and at most PIPE_BUF (4096), so each
 write lands whole. When the reader closes the FIFO (the device is reopened),
 the writer waits for the next reader and goes on. It stops on SIGTERM/SIGINT.
+Stopped with SIGSTOP and continued, it goes on at real time from then (as a
+microphone whose audio stalled: the missed audio never comes).
 """
 import errno
 import os
@@ -46,7 +48,9 @@ def main() -> int:
                 position = (position + chunk) % usable
                 written += 1
                 delay = start + written * seconds_per_chunk - time.monotonic()
-                if delay > 0:
+                if delay < -1:  # stopped for a while: real time from now, no catching up
+                    start = time.monotonic() - written * seconds_per_chunk
+                elif delay > 0:
                     time.sleep(delay)
         except BrokenPipeError:
             pass

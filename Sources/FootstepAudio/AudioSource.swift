@@ -46,8 +46,12 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
     case deviceUnavailable(device: String, code: Int32, reason: String, available: [String])
     /// The device rejected the requested format (rate, channels, sample format).
     case unsupportedFormat(device: String, requested: String, reason: String)
-    /// Reading failed after the device had been running (unplugged, driver error).
+    /// Reading failed after the device had been running (unplugged, driver
+    /// error): the device is closed and must be opened again.
     case deviceLost(device: String, code: Int32, reason: String)
+    /// No audio arrived for `seconds`, but the device is still open and being
+    /// read: reading again resumes as soon as the audio does.
+    case stalled(device: String, seconds: Double)
     /// The file could not be opened or decoded.
     case unreadableFile(path: String, reason: String)
     /// The file opened but holds no audio frames.
@@ -67,6 +71,8 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
             return "ALSA capture device '\(device)' does not support \(requested): \(reason)"
         case let .deviceLost(device, code, reason):
             return "ALSA capture device '\(device)' stopped delivering audio: \(reason) (error \(code))"
+        case let .stalled(device, seconds):
+            return "ALSA capture device '\(device)' delivered no audio for \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; still waiting for it"
         case let .unreadableFile(path, reason):
             return "cannot read audio file '\(path)': \(reason)"
         case let .emptyFile(path):

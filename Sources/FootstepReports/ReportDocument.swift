@@ -105,6 +105,11 @@ public struct ReportDocument: Sendable {
 
     /// Plain statement about calibration, printed near every level table.
     public var calibrationStatement: String {
+        if let calibration = scope.calibration, calibration.isFromConfiguration {
+            return "Levels are \(scope.calibrationLabel): the offset was set in the configuration file "
+                + "(levels.calibration_offset) without a recorded reference measurement, so absolute levels and rule "
+                + "checks are only as accurate as that offset. Record a measurement with footstepctl calibrate."
+        }
         if let calibration = scope.calibration {
             var text = "Levels are \(scope.calibrationLabel)"
             if !calibration.method.isEmpty { text += " by \(calibration.method)" }

@@ -137,12 +137,18 @@ public struct ReportCalibration: Sendable, Equatable {
     public var method: String
     /// The reference instrument.
     public var reference: String
+    /// True when the offset is the configuration file's
+    /// `levels.calibration_offset`, with no reference measurement.
+    public var isFromConfiguration: Bool
 
-    public init(offsetDB: Double, measuredAt: Date, method: String = "", reference: String = "") {
+    public init(
+        offsetDB: Double, measuredAt: Date, method: String = "", reference: String = "", isFromConfiguration: Bool = false
+    ) {
         self.offsetDB = offsetDB
         self.measuredAt = measuredAt
         self.method = method
         self.reference = reference
+        self.isFromConfiguration = isFromConfiguration
     }
 }
 
@@ -182,6 +188,9 @@ public struct ReportScope: Sendable {
     public var calibrationLabel: String {
         guard let calibration else { return "uncalibrated, relative dBFS" }
         let date = LocalClock(timeZone: timeZone).dayKey(calibration.measuredAt)
+        if calibration.isFromConfiguration {
+            return String(format: "calibrated (%+.1f dB from the configuration file, %@)", calibration.offsetDB, date)
+        }
         return String(format: "calibrated (%+.1f dB, %@)", calibration.offsetDB, date)
     }
 

@@ -1,4 +1,5 @@
 import FootstepAPI
+import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepConfiguration
 import FootstepCore
 import FootstepReports
 import FootstepStore
@@ -25,7 +26,8 @@ extension FootstepCtl {
                 time from --start).
 
                 Examples:
-                  footstepctl report --period last-night -o /var/lib/footstepd/reports
+                  footstepctl report --period last-night          (settings from /etc/footstepd/footstepd.toml)
+                  footstepctl report --config ./footstepd.toml --period yesterday -o out/
                   footstepctl report --period week --format pdf,html,csv,json --paper letter -o out/
                   footstepctl report --session 3 --database ./footstepd.db --format json -o .
                   footstepctl report --audio night.flac --start 2026-11-20T22:00:00 -o out/
@@ -37,8 +39,11 @@ extension FootstepCtl {
         @Option(help: "Formats to write, comma-separated: pdf, html, csv, json.")
         var format: String = "pdf,html"
 
-        @Option(name: .shortAndLong, help: "Directory to write the report files into (created if missing).", completion: .directory)
-        var output: String = "."
+        @Option(
+            name: .shortAndLong,
+            help: "Directory to write the report files into (created if missing). Default: [reports] directory, else STATE_DIR/reports.",
+            completion: .directory)
+        var output: String?
 
         @Option(help: "Only this session (by id, see `footstepctl sessions`).")
         var session: Int64?
@@ -49,23 +54,31 @@ extension FootstepCtl {
         @Option(help: "The daemon's database file (default STATE_DIR/footstepd.db).", completion: .file())
         var database: String?
 
-        @Option(help: "The daemon's state directory (its StateDirectory).", completion: .directory)
-        var stateDir: String = "/var/lib/footstepd"
+        @Option(help: "The daemon's state directory (its StateDirectory). Default: [paths] state_dir, else /var/lib/footstepd.", completion: .directory)
+        var stateDir: String?
+
+        @Option(
+            help: "footstepd's configuration file: quiet hours, address, notes, output directory and keep come from its [reports] section, the state directory from [paths]. Options given here win. Default: \(DaemonConfiguration.defaultPath) when it exists.",
+            completion: .file())
+        var config: String?
+
+        @Option(help: "Keep only the newest N reports in the output directory (default: [reports] keep when writing into the configured directory).")
+        var keep: Int?
 
         @Option(help: "Time zone of the flat (IANA name). Default: the session's zone, else the store's latest session's.")
         var timeZone: String?
 
-        @Option(help: "Quiet hours: the nights of the report and the WHO night rule.")
-        var quietHours: String = "23:00-07:00"
+        @Option(help: "Quiet hours: the nights of the report and the WHO night rule. Default: [reports] quiet_hours, else 23:00-07:00.")
+        var quietHours: String?
 
         @Option(help: "Report title.")
         var title: String = "Footstep and impact noise report"
 
-        @Option(help: "Address printed on the title page.")
-        var address: String = ""
+        @Option(help: "Address printed on the title page. Default: [reports] address.")
+        var address: String?
 
-        @Option(help: "Notes printed on the title page.")
-        var notes: String = ""
+        @Option(help: "Notes printed on the title page. Default: [reports] notes.")
+        var notes: String?
 
         @Option(name: .customLong("rule"), help: ArgumentHelp(ReportRuleArgument.help))
         var rules: [ReportRuleArgument] = []
@@ -90,7 +103,8 @@ extension FootstepCtl {
         var calibration: Double = 0
 
         func validate() throws {
-            guard DailyWindow(parsing: quietHours) != nil else { throw ValidationError("--quiet-hours must look like 23:00-07:00.") }
+            if let quietHours, DailyWindow(parsing: quietHours) == nil { throw ValidationError("--quiet-hours must look like 23:00-07:00.") }
+            if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
             if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("Unknown time zone '\(timeZone)' (use an IANA name like Europe/London).") }
             guard !formats.isEmpty, formats.count == format.split(separator: ",").count else {
                 throw ValidationError("--format takes a comma-separated list of pdf, html, csv, json; got '\(format)'.")
@@ -101,18 +115,28 @@ extension FootstepCtl {
 
         var formats: [ReportFormat] { format.split(separator: ",").compactMap { ReportFormat(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) } }
 
+        /// The settings after reading the configuration file (the command line wins).
+        func settings() throws -> ReportSettings {
+            try ReportSettings.resolve(
+                configurationPath: config, quietHours: quietHours, address: address, notes: notes, stateDirectory: stateDir,
+                output: output, keep: keep)
+        }
+
         func run() throws {
             let clockStart = Date()
-            let input = try audioFiles.isEmpty ? loadStore() : ReportRecordings(command: self).load()
+            let settings = try settings()
+            let input = try audioFiles.isEmpty ? loadStore(settings) : ReportRecordings(command: self, settings: settings).load()
             let loaded = Date()
+            let output = settings.outputDirectory
             let options = ReportOptions(
-                title: title, address: address, notes: notes, source: input.source, generatedAt: Date(),
+                title: title, address: settings.address, notes: settings.notes, source: input.source, generatedAt: Date(),
                 softwareVersion: FootstepVersion.current, paper: paper, rules: rules.map(\.rule), maximumListedEvents: maxListed)
             let document = ReportDocument(
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
                 audio: ReportClipReader.audio(for:))
             let built = Date()
             let (files, clips, clipSeconds) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
+            let pruned = settings.keep.map { ReportPruner.prune(directory: output, keep: $0) } ?? []
             for failure in clips.failures {
                 FileHandle.standardError.write(Data("footstepctl report: clip \(failure.path) not copied: \(failure.reason)\n".utf8))
             }
@@ -120,24 +144,28 @@ extension FootstepCtl {
                 let output = ReportRunSummary(
                     files: files, clipsCopied: clips.links.count, events: document.events.count,
                     footsteps: document.statistics.footsteps, nights: document.statistics.nights.count, period: input.scope,
-                    seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded), "clips": clipSeconds])
+                    seconds: ["load": loaded.timeIntervalSince(clockStart), "build": built.timeIntervalSince(loaded), "clips": clipSeconds],
+                    deleted: pruned, configuration: settings.configurationFile)
                 print(output.json)
             } else if !quiet {
                 for file in files { print(file.path) }
+                if !pruned.isEmpty, let keep = settings.keep {
+                    print("\(pruned.count) older report file(s) deleted: the newest \(keep) report(s) are kept")
+                }
                 if !clips.links.isEmpty { print("\(clips.links.count) clips copied to \(output)/\(ReportClipFolder.folderName)") }
                 print(document.headline)
             }
         }
 
-        private func loadStore() throws -> ReportInputSet {
-            let path = database ?? "\(stateDir)/footstepd.db"
+        private func loadStore(_ settings: ReportSettings) throws -> ReportInputSet {
+            let path = database ?? "\(settings.stateDirectory)/footstepd.db"
             guard FileManager.default.fileExists(atPath: path) else { throw ReportCommandError.noDatabase(path) }
             let loader = try ReportLoader(path: path)
             let sessionRecord = try session.map { try loader.session($0) }
             let storeZone = try loader.latestTimeZone()
             let zone = timeZone.flatMap(TimeZone.init(identifier:))
                 ?? sessionRecord.flatMap { TimeZone(identifier: $0.timeZone) } ?? storeZone ?? .current
-            let quiet = DailyWindow(parsing: quietHours)!
+            let quiet = settings.quietHours
             let resolved: ReportPeriod
             if let period {
                 guard let value = ReportPeriod.resolve(period, now: Date(), timeZone: zone, quietHours: quiet) else {

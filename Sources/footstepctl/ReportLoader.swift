@@ -26,8 +26,10 @@ struct ReportLoader {
 
     /// The latest calibration measured before `date`, or nil (uncalibrated).
     func calibration(before date: Date) throws(StoreError) -> ReportCalibration? {
-        try database.calibrations().last { $0.measuredAt <= date }.map {
-            ReportCalibration(offsetDB: $0.offsetDB, measuredAt: $0.measuredAt, method: $0.method, reference: $0.reference)
+        try database.calibrations().last { $0.measuredAt <= date }.flatMap { $0.makesLevelsAbsolute ? $0 : nil }.map {
+            ReportCalibration(
+                offsetDB: $0.offsetDB, measuredAt: $0.measuredAt, method: $0.method, reference: $0.reference,
+                isFromConfiguration: $0.isFromConfiguration)
         }
     }
 

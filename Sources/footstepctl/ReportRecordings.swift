@@ -8,6 +8,7 @@ import Foundation
 /// pipeline as `analyze`) and places their events in time, for a report without a store.
 struct ReportRecordings {
     let command: FootstepCtl.Report
+    let settings: ReportSettings
 
     func load() throws -> ReportInputSet {
         let zone = command.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
@@ -41,7 +42,7 @@ struct ReportRecordings {
             offset = offset.addingTimeInterval(result.durationSeconds)
         }
         let calibration = command.calibration != 0 ? ReportCalibration(offsetDB: command.calibration, measuredAt: start, method: "offset given on the command line") : nil
-        let scope = ReportScope(from: start, to: offset, timeZone: zone, quietHours: DailyWindow(parsing: command.quietHours)!, calibration: calibration)
+        let scope = ReportScope(from: start, to: offset, timeZone: zone, quietHours: settings.quietHours, calibration: calibration)
         let name = (command.audioFiles[0] as NSString).lastPathComponent
         return ReportInputSet(
             events: events, levels: levels, bouts: [], scope: scope,

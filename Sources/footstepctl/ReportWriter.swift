@@ -55,12 +55,18 @@ struct ReportRunSummary: Encodable {
     var from: String
     var to: String
     var seconds: [String: Double]
+    /// Older report files deleted to keep the newest `keep` reports.
+    var deleted: [String]
+    /// The configuration file the settings came from, if one was read.
+    var configuration: String?
 
     init(
         files: [ReportWriter.File], clipsCopied: Int, events: Int, footsteps: Int, nights: Int, period: ReportScope,
-        seconds: [String: Double]
+        seconds: [String: Double], deleted: [String] = [], configuration: String? = nil
     ) {
         self.files = files
+        self.deleted = deleted
+        self.configuration = configuration
         self.clipsCopied = clipsCopied
         self.events = events
         self.footsteps = footsteps

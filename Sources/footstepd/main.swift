@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepConfiguration
 import FootstepDaemon
 import Foundation
 import Logging

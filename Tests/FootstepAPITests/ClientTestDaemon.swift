@@ -1,3 +1,4 @@
+import FootstepConfiguration
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting

@@ -1,3 +1,4 @@
+import FootstepConfiguration
 import FootstepDaemon
 import Foundation
 import Testing

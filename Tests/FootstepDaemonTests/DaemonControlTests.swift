@@ -1,4 +1,5 @@
 import FootstepAudio
+import FootstepConfiguration
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting

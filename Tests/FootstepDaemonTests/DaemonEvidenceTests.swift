@@ -1,6 +1,7 @@
 import FootstepAPI
 import FootstepAudio
 import FootstepClassifier
+import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore

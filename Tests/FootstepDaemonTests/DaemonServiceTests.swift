@@ -1,4 +1,5 @@
 import FootstepAudio
+import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore

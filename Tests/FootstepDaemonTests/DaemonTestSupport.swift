@@ -1,5 +1,6 @@
 import CSndfile
 import FootstepAudio
+import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting

@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 import Testing
 

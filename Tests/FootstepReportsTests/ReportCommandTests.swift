@@ -138,6 +138,56 @@ struct ReportCommandTests {
         #expect(rows.dropFirst().allSatisfy { $0[1] == String(store.sessions[1]) })
     }
 
+    @Test func theConfigurationFilesReportsSectionIsUsedAndOptionsWin() throws {
+        let directory = try TemporaryDirectory(prefix: "report-config")
+        _ = try Self.makeStore(in: directory)
+        let reports = directory.appending("reports")
+        let config = directory.appending("footstepd.toml")
+        try """
+            [paths]
+            state_dir = "\(directory.appending("state"))"
+            [reports]
+            quiet_hours = "22:00-06:30"
+            address = "Flat 2, 10 Example Road"
+            notes = "Complaint reference 123"
+            directory = "\(reports)"
+            keep = 2
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        func report(_ period: String, _ extra: [String] = []) throws -> [String: Any] {
+            let result = try BuiltProduct.run(
+                "footstepctl", ["report", "--config", config, "--period", period, "--format", "json,csv"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let path = try #require(result.stdout.split(separator: "\n").first { $0.hasSuffix(".json") }.map(String.init))
+            #expect(path.hasPrefix(reports + "/"))
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let first = try report("2026-11-20..2026-11-21")
+        #expect(first["address"] as? String == "Flat 2, 10 Example Road")
+        #expect(first["notes"] as? String == "Complaint reference 123")
+        #expect((first["period"] as? [String: Any])?["quietHours"] as? String == "22:00-06:30")
+        // The command line wins.
+        let second = try report("2026-11-21..2026-11-22", ["--address", "Flat 3", "--quiet-hours", "23:30-07:00"])
+        #expect(second["address"] as? String == "Flat 3")
+        #expect((second["period"] as? [String: Any])?["quietHours"] as? String == "23:30-07:00")
+        #expect(second["notes"] as? String == "Complaint reference 123")
+        // keep = 2: a third report deletes the oldest (both of its files).
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = try report("2026-11-20..2026-11-22")
+        let left = try FileManager.default.contentsOfDirectory(atPath: reports).filter { $0.hasPrefix("footstep-report-") }.sorted()
+        #expect(left.count == 4, "\(left)")
+        #expect(!left.contains { $0.contains("2026-11-20..2026-11-21") || $0.contains("20261120-20261121") }, "\(left)")
+
+        // A configuration named on the command line must exist and be valid.
+        let missing = try BuiltProduct.run("footstepctl", ["report", "--config", directory.appending("none.toml")])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("none.toml: no such file"))
+        try "[reports]\nkeep = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let invalid = try BuiltProduct.run("footstepctl", ["report", "--config", config])
+        #expect(invalid.status != 0)
+        #expect(invalid.stderr.contains("reports.keep"))
+    }
+
     @Test func aMissingDatabaseOrBadPeriodIsExplained() throws {
         let directory = try TemporaryDirectory(prefix: "report-errors")
         let missing = try BuiltProduct.run("footstepctl", ["report", "--state-dir", directory.appending("nowhere"), "-o", directory.path])

@@ -10,6 +10,15 @@ import Synchronization
 /// never allocates per period. When the consumer falls behind, periods are
 /// dropped and counted (`statistics.droppedPeriods`). Xruns are recovered with
 /// `snd_pcm_recover` and counted.
+///
+/// The capture thread owns the PCM: it is the only code that touches the
+/// handle after `init`, and it closes it when it leaves. A device that
+/// stalls can hold the thread inside `snd_pcm_readi` for any length of time
+/// (ALSA's `file` plugin blocks in `read()`); `close()` therefore only asks
+/// the thread to stop and never closes a PCM the thread may still be in.
+/// When no period arrives for `stallTimeout` seconds, `read` throws
+/// `stalled` and the source stays usable: reading again resumes with the
+/// audio. A device error ends the thread and `read` throws `deviceLost`.
 public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
     /// Counters a status page or metrics exporter can read at any time.
     public struct Statistics: Sendable, Equatable {
@@ -34,6 +43,7 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
     private let ring: PeriodRing
     private let periodAvailable = DispatchSemaphore(value: 0)
     private let threadExited = DispatchSemaphore(value: 0)
+    private let threadHasExited = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let failureCode = Atomic<Int32>(0)
     private let captured = Atomic<Int>(0)
@@ -119,9 +129,7 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
             }
             let timeout = DispatchTime.now() + configuration.stallTimeout
             if periodAvailable.wait(timeout: timeout) == .timedOut, ring.peek() == nil, failureCode.load(ordering: .acquiring) == 0 {
-                throw .deviceLost(
-                    device: configuration.device, code: -Int32(ETIMEDOUT),
-                    reason: "no audio frames for \(configuration.stallTimeout) s")
+                throw .stalled(device: configuration.device, seconds: configuration.stallTimeout)
             }
         }
     }
@@ -133,16 +141,24 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
         }
         if alreadyClosed { return }
         stopping.store(true, ordering: .releasing)
-        // The capture thread leaves within one period (or at once on error).
-        _ = threadExited.wait(timeout: .now() + 5)
-        snd_pcm_close(pcm)
         periodAvailable.signal()
+        // The thread leaves within one period, or at once after an error, and
+        // closes the PCM itself. A stalled device may hold it longer: then it
+        // closes the PCM when the read returns.
+        _ = threadExited.wait(timeout: .now() + 1)
     }
+
+    /// False once the capture thread has left and closed the PCM.
+    public var isCapturing: Bool { !threadHasExited.load(ordering: .acquiring) }
 
     // MARK: - Capture thread
 
     private func captureLoop() {
-        defer { threadExited.signal() }
+        defer {
+            snd_pcm_close(pcm)
+            threadHasExited.store(true, ordering: .releasing)
+            threadExited.signal()
+        }
         let channels = configuration.channels
         let bytes = UnsafeMutableRawPointer.allocate(
             byteCount: periodFrames * channels * configuration.sampleFormat.bytesPerSample, alignment: 16)

@@ -47,6 +47,7 @@ final class CaptureWorker: @unchecked Sendable {
     private let finishedFlag = Atomic<Bool>(false)
     private let frames = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
+    private let heartbeatCount = Atomic<Int64>(0)
     let format: AudioFormat
 
     init(source: any AudioSource, settings: Settings) {
@@ -57,6 +58,9 @@ final class CaptureWorker: @unchecked Sendable {
 
     /// Frames captured so far (the watchdog pings only while this grows).
     var capturedFrames: Int64 { frames.load(ordering: .relaxed) }
+    /// Counts the thread's turns: it grows while the thread is alive, with or
+    /// without audio (during an outage it turns at least every stall timeout).
+    var heartbeat: Int64 { heartbeatCount.load(ordering: .relaxed) }
     /// The session clock: frames analysed (and written, unless audio is suspended).
     var writtenFrames: Int64 { written.load(ordering: .relaxed) }
     /// True once the thread has ended and closed its last file.
@@ -190,33 +194,66 @@ final class CaptureWorker: @unchecked Sendable {
             }
         }
 
-        while !stopRequested.load(ordering: .acquiring) {
+        // The outage in progress: where the audio stopped on the session clock,
+        // and how far the wall clock had run ahead of it by then.
+        var outage: (lostAt: Date, drift: Double)?
+        var lastAudio = ContinuousClock.now
+        var awaitingFirstFrame = settings.reanchorAtRoll
+        func beginOutage(reason: String) {
+            guard outage == nil else { return }
+            let lostAt = writer.time(ofFrame: writer.sessionFrame)
+            let sinceAudio = ContinuousClock.now - lastAudio
+            let lastAudioWallTime = Date().addingTimeInterval(
+                -(Double(sinceAudio.components.seconds) + Double(sinceAudio.components.attoseconds) * 1e-18))
+            outage = (lostAt, lastAudioWallTime.timeIntervalSince(lostAt))
+            try? writer.close()
+            clips.flushPending()
+            post(.deviceLost(reason: reason, at: lostAt))
+        }
+
+        capture: while !stopRequested.load(ordering: .acquiring) {
+            heartbeatCount.add(1, ordering: .relaxed)
             let count: Int
             do {
                 count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(AudioSourceError) in
                     try source.read(into: buffer)
                 }
             } catch {
-                guard case let .deviceLost(_, _, reason) = error, let reopen = settings.reopen else {
+                switch (error, settings.reopen) {
+                case (.stalled, .some):
+                    // The device is open and being read: the audio resumes on a later read.
+                    beginOutage(reason: "\(error)")
+                    continue capture
+                case let (.deviceLost, .some(reopen)):
+                    // The capture thread has ended and closed the device: open it again.
+                    beginOutage(reason: "\(error)")
+                    invalidBefore += source.invalidSamples
+                    source.close()
+                    guard let reopened = reconnect(reopen) else { break capture }
+                    source = reopened
+                    dropped = 0
+                    xruns = 0
+                    continue capture
+                default:
                     post(.failed(reason: "\(error)"))
-                    break
+                    break capture
                 }
-                let lostAt = Date()
-                try? writer.close()
-                clips.flushPending()
-                invalidBefore += source.invalidSamples
-                source.close()
-                post(.deviceLost(reason: reason, at: lostAt))
-                guard let reopened = reconnect(reopen) else { break }
-                source = reopened
-                dropped = 0
-                xruns = 0
-                let now = Date()
-                let drift = now.timeIntervalSince(writer.time(ofFrame: writer.sessionFrame))
-                try? writer.reanchor(to: now)
-                post(.deviceRestored(lostAt: lostAt, at: now, drift: drift))
-                continue
             }
+            if count > 0, outage != nil || awaitingFirstFrame {
+                // A live device's first frame (of the session, or after an outage):
+                // the clock starts where this block began, and a gap ends there.
+                let firstFrameAt = Date().addingTimeInterval(-Double(count) / Double(format.sampleRate))
+                if let (lostAt, drift) = outage {
+                    let back = max(lostAt, firstFrameAt)
+                    try? writer.reanchor(to: back)
+                    post(.deviceRestored(lostAt: lostAt, at: back, drift: drift))
+                    outage = nil
+                } else {
+                    try? writer.reanchor(to: max(settings.anchor, firstFrameAt))
+                }
+                awaitingFirstFrame = false
+            }
+            lastAudio = .now
             if count == 0 { break }
             frames.add(Int64(count), ordering: .relaxed)
             if let alsa = source as? ALSACaptureSource {
@@ -286,14 +323,16 @@ final class CaptureWorker: @unchecked Sendable {
         source.close()
     }
 
-    /// Retries opening the device with backoff (0.25 s doubling to 2 s, so it
-    /// resumes within about 2 s of the device returning) until it opens or a stop is requested.
+    /// Retries opening the device with backoff (0.1 s doubling to 0.5 s, so it
+    /// resumes within about half a second of the device returning) until it
+    /// opens or a stop is requested.
     private func reconnect(_ reopen: @Sendable () throws(AudioSourceError) -> any AudioSource) -> (any AudioSource)? {
-        var delay = 0.25
+        var delay = 0.1
         while !stopRequested.load(ordering: .acquiring) {
+            heartbeatCount.add(1, ordering: .relaxed)
             Thread.sleep(forTimeInterval: delay)
             if let source = try? reopen() { return source }
-            delay = min(delay * 2, 2)
+            delay = min(delay * 2, 0.5)
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import FootstepAudio
+import FootstepConfiguration
 import Foundation
 
 /// Where the daemon takes its audio from (`--source`).

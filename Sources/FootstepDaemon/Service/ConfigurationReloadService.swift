@@ -1,3 +1,4 @@
+import FootstepConfiguration
 import Logging
 import ServiceLifecycle
 import UnixSignals

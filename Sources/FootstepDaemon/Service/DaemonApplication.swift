@@ -1,4 +1,5 @@
 import FootstepAPI
+import FootstepConfiguration
 import Logging
 import ServiceLifecycle
 

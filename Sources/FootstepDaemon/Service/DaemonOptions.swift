@@ -1,3 +1,4 @@
+import FootstepConfiguration
 import Foundation
 
 /// Run-time choices that are not part of the configuration file (command line, tests).

@@ -1,5 +1,6 @@
 import FootstepAPI
 import FootstepAudio
+import FootstepConfiguration
 import FootstepCore
 import FootstepStore
 import Foundation

@@ -2,6 +2,7 @@ import FootstepAPI
 import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
+import FootstepConfiguration
 import FootstepCore
 import FootstepStore
 import Foundation
@@ -20,7 +21,7 @@ import Synchronization
 /// drains it every 100 ms, stores events at once (then publishes them on
 /// `liveEvents`) and levels in batches (at most `flushInterval` late),
 /// publishes the live meter on `liveLevels`, pings the watchdog only while
-/// frames arrive (or while idle on purpose), watches free space and applies
+/// the capture thread turns (or while idle on purpose), watches free space and applies
 /// retention (`Housekeeping`), and ends the session as `completed` on stop,
 /// at the end of a schedule window or on shutdown. A finite source (file,
 /// scenario) ends the run at its end.
@@ -136,7 +137,7 @@ public final class FootstepDaemonService: Service, Sendable {
             database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter, logger: logger
         ).run()
-        let storedCalibration = try? database.latestCalibration()
+        let storedCalibration = try? database.latestMeasuredCalibration()
         control.withLock {
             $0.database = database
             $0.storedCalibrationOffset = storedCalibration?.offsetDB
@@ -256,6 +257,19 @@ public final class FootstepDaemonService: Service, Sendable {
         guard let audio = try await openSource(configuration) else { return false }
         let format = audio.format
         let anchor = Date()
+        if control.withLock({ $0.storedCalibrationOffset }) == nil {
+            // The file's offset is a calibration too (without a reference measurement).
+            do {
+                let calibration = try database.recordConfigurationCalibration(
+                    offsetDB: configuration.levels.calibrationOffset, at: anchor)
+                if let calibration, calibration.measuredAt == anchor {
+                    logger.notice(
+                        "levels calibrated from the configuration file: offset \(calibration.offsetDB) dB (levels.calibration_offset, no reference measurement)")
+                }
+            } catch {
+                logger.error("cannot record the configuration's calibration offset: \(error)")
+            }
+        }
         let session = try database.createSession(
             startedAt: anchor, device: audio.name, sampleRate: format.sampleRate, channels: format.channels)
         let sessionId = session.id!
@@ -312,7 +326,7 @@ public final class FootstepDaemonService: Service, Sendable {
         let clock = ContinuousClock()
         var lastFlush = clock.now
         var lastWatchdog = clock.now
-        var lastWatchdogFrames: Int64 = 0
+        var lastWatchdogHeartbeat: Int64 = -1
         var lastStatus = clock.now
         var lastProgress = clock.now
         var paused = false
@@ -354,10 +368,13 @@ public final class FootstepDaemonService: Service, Sendable {
             let frames = worker.capturedFrames
             update { $0.capturedFrames = frames }
             if let watchdogInterval, now - lastWatchdog >= watchdogInterval / 2 {
-                // Only while audio is really arriving: a dead microphone trips the watchdog.
-                if frames > lastWatchdogFrames {
+                // Only while the capture thread turns: it turns with each block of audio
+                // and, during an outage it is recording as a gap, at least every stall
+                // timeout. A thread stuck anywhere else trips the watchdog.
+                let heartbeat = worker.heartbeat
+                if heartbeat > lastWatchdogHeartbeat {
                     notifier.watchdog()
-                    lastWatchdogFrames = frames
+                    lastWatchdogHeartbeat = heartbeat
                 }
                 lastWatchdog = now
             }

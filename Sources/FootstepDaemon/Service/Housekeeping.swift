@@ -1,3 +1,4 @@
+import FootstepConfiguration
 import FootstepCore
 import FootstepStore
 import Foundation

@@ -1,3 +1,5 @@
+import FootstepConfiguration
+import FootstepCore
 import Foundation
 
 /// Where the monitoring schedule stands: always on, inside a window (until

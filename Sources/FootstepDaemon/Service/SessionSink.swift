@@ -107,7 +107,7 @@ struct SessionSink {
             case let .deviceLost(reason, _):
                 currentFile = nil
                 logger.error(
-                    "capture device lost: \(reason); retrying",
+                    "capture device lost: \(reason); the gap starts at the last frame received, waiting for audio",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
                 status { $0.state = .deviceLost; $0.lastError = reason }
             case let .deviceRestored(lostAt, at, drift):
@@ -117,7 +117,7 @@ struct SessionSink {
                     logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
                 }
                 logger.notice(
-                    "capture device back after \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock (drift \(milliseconds(drift)))",
+                    "capture device back: audio again after a gap of \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock (drift \(milliseconds(drift)))",
                     metadata: sessionMetadata.merging([
                         "message_id": "\(MessageID.deviceRestored)", "footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))",
                     ]) { $1 })

@@ -15,6 +15,20 @@ public struct CalibrationRecord: Codable, Sendable, Hashable, Identifiable {
     /// The reference instrument (make, model, serial, certificate).
     public var reference: String
 
+    /// `method` of a calibration taken from the configuration file's
+    /// `levels.calibration_offset` rather than measured.
+    public static let configurationMethod = "configuration file"
+    /// `reference` of a calibration taken from the configuration file.
+    public static let configurationReference = "no reference measurement"
+
+    /// True when the offset came from the configuration file, not from a
+    /// measurement against a reference (`footstepctl calibrate`).
+    public var isFromConfiguration: Bool { method == Self.configurationMethod }
+
+    /// Whether levels measured with this calibration are absolute: a
+    /// configuration offset of 0 means the offset was removed (uncalibrated).
+    public var makesLevelsAbsolute: Bool { !(isFromConfiguration && offsetDB == 0) }
+
     /// Creates a calibration value.
     public init(id: Int64? = nil, measuredAt: Date, offsetDB: Double, method: String, reference: String) {
         self.id = id

@@ -1,4 +1,5 @@
 import FootstepAPI
+import FootstepConfiguration
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting

@@ -33,6 +33,12 @@ public struct WallClockZone: Sendable, Equatable {
         public var weekday: Int
         public var hour: Int
         public var minute: Int
+
+        public init(weekday: Int, hour: Int, minute: Int) {
+            self.weekday = weekday
+            self.hour = hour
+            self.minute = minute
+        }
     }
 
     /// The weekday, hour and minute at `date`.

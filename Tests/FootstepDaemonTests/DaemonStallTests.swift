@@ -1,0 +1,61 @@
+import FootstepAudio
+import FootstepConfiguration
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// A microphone whose audio stops and comes back, on a real-time ALSA PCM
+/// (the `file` plugin blocked reading a FIFO fed at the wall clock's pace).
+@Suite("Daemon capture stalls")
+struct DaemonStallTests {
+    @Test func survivesLongStallsAndRecordsEachOutageAsAGap() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = try PacedFIFO(in: directory.path)
+        defer { fifo.stop() }
+        let state = directory.appending("state")
+        let tree = try ALSAConfigurationTree(text: fifo.configurationText)
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .alsa(device: fifo.name, tree: tree),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
+
+        var outages: [(from: Date, to: Date)] = []
+        for _ in 0..<2 {
+            let from = Date()
+            fifo.stall(for: 21)
+            #expect(await DaemonTestSupport.waitUntil(8) { daemon.status.state == .deviceLost })
+            // The daemon answers throughout the outage.
+            let stalledFrames = daemon.status.capturedFrames
+            #expect(await DaemonTestSupport.waitUntil(15) { false } == false)
+            #expect(daemon.status.state == .deviceLost)
+            #expect(daemon.status.capturedFrames - stalledFrames < 4096)
+            #expect(await DaemonTestSupport.waitUntil(10) { Date().timeIntervalSince(from) >= 21 })
+            let to = from.addingTimeInterval(21)
+            outages.append((from, to))
+            // Capture is back within 5 s of the audio.
+            #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.state == .recording })
+            let back = daemon.status.capturedFrames
+            #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > back + 16000 })
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        #expect(try DaemonTestSupport.integrityCheck(database) == "ok")
+        let session = try #require(try database.sessions().first?.session)
+        #expect(session.status == .completed)
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.count == 2)
+        for (gap, outage) in zip(gaps, outages) {
+            #expect(abs(gap.startedAt.timeIntervalSince(outage.from)) < 1, "gap \(gap.startedAt) … \(gap.endedAt), outage \(outage.from) … \(outage.to)")
+            #expect(abs(gap.endedAt.timeIntervalSince(outage.to)) < 1, "gap \(gap.startedAt) … \(gap.endedAt), outage \(outage.from) … \(outage.to)")
+        }
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count == 3)
+        #expect(files.allSatisfy { $0.closedAt != nil && DaemonTestSupport.decodedFrames($0.path) == $0.frames })
+    }
+}
