@@ -110,6 +110,9 @@ public struct EvidenceStatistics: Sendable {
     /// All events in the scope (footsteps and other).
     public var totalEvents: Int { footsteps + otherEvents }
 
+    /// Nights with some audio (all nights when coverage is not known).
+    public var recordedNights: Int { nights.filter { !$0.notRecorded }.count }
+
     /// Nights with at least one event.
     public var disturbedNights: Int { nights.filter { $0.footsteps + $0.otherEvents > 0 }.count }
 
@@ -198,9 +201,15 @@ extension EvidenceStatistics {
         public var bouts: Int
         /// Levels of the night (nil without level data).
         public var levels: LevelSummary?
+        /// Seconds of the night (within the scope) with audio; nil when coverage is not known.
+        public var recordedSeconds: Double?
+        /// Seconds of the night within the scope.
+        public var windowSeconds: Double?
 
         /// Footsteps and other events.
         public var events: Int { footsteps + otherEvents }
+        /// True when nothing of the night was recorded: its counts say nothing.
+        public var notRecorded: Bool { recordedSeconds.map { $0 < 1 } ?? false }
     }
 
     /// Levels over a stretch of time from its level intervals.

@@ -8,6 +8,10 @@ public struct ReportDocument: Sendable {
     public var options: ReportOptions
     public var scope: ReportScope
     public var statistics: EvidenceStatistics
+    /// What was recorded (nil: not known).
+    public var coverage: ReportCoverage?
+    /// The store's hash chain as verified for this report (nil: not from a store).
+    public var integrity: ReportIntegrity?
     /// Standard rules first, then the user's.
     public var rules: [RuleCheck]
     /// Every event in the scope, oldest first.
@@ -30,17 +34,31 @@ public struct ReportDocument: Sendable {
     /// Builds the document.
     ///
     /// - Parameter audio: Reads the clip of one of the loudest events (nil: none available).
+    /// - Parameter coverage: What was recorded (nil: not known, e.g. a report on recordings).
+    /// - Parameter integrity: The store's hash chain as verified for this report.
     public init(
         events: [ReportEvent], levels: [ReportLevelInterval], bouts: [ReportBout] = [], scope: ReportScope,
-        options: ReportOptions, audio: (ReportEvent) -> ReportAudio? = { _ in nil }
+        options: ReportOptions, coverage: ReportCoverage? = nil, integrity: ReportIntegrity? = nil,
+        audio: (ReportEvent) -> ReportAudio? = { _ in nil }
     ) {
         self.options = options
         self.scope = scope
+        self.coverage = coverage
+        self.integrity = integrity
         let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
         let levelsInScope = levels.filter { scope.contains($0.start) }.sorted { $0.start < $1.start }
         self.events = inScope
         self.levels = levelsInScope
         statistics = EvidenceStatistics(events: inScope, levels: levelsInScope, bouts: bouts, scope: scope)
+        if let coverage {
+            for index in statistics.nights.indices {
+                let night = statistics.nights[index]
+                let from = max(night.start, scope.from)
+                let to = min(night.end, scope.to)
+                statistics.nights[index].recordedSeconds = coverage.recordedSeconds(from: from, to: to)
+                statistics.nights[index].windowSeconds = max(0, to.timeIntervalSince(from))
+            }
+        }
         rules = RuleCheck.checks(ReportRule.standard + options.rules, events: inScope, levels: levelsInScope, scope: scope)
         // Indices, not the events, are sorted: an event is a large value and a month has 100,000.
         let byLoudness = inScope.indices.sorted {

@@ -31,7 +31,7 @@ extension ReportDocument {
         let s = statistics
         var figures = [
             ("\(s.footsteps)", "footsteps"), ("\(s.eventsInQuietHours)", "events in quiet hours"),
-            ("\(s.otherEvents)", "other impacts"), ("\(s.disturbedNights) / \(s.nights.count)", "nights disturbed"),
+            ("\(s.otherEvents)", "other impacts"), ("\(s.disturbedNights) / \(s.recordedNights)", "recorded nights disturbed"),
         ]
         if let loudest = events.map(\.laMax).max() { figures.append((String(format: "%.1f", loudest), "loudest, \(scope.levelUnit)")) }
         return figures
@@ -83,17 +83,92 @@ extension ReportDocument {
                 .init("Last", 1), .init("Busiest hour", 1.4), .init("Loudest", 1), .init("LAeq", 0.8),
                 .init("LCeq", 0.8), .init("LA90", 0.8), .init("WHO >45", 0.9),
             ], rows: [])
+        if coverage != nil { table.columns.insert(.init("Recorded", 1.9), at: 1) }
         for (index, night) in statistics.nights.enumerated() {
-            let busiest = night.busiestHour.map { "\(clock.time($0.start).prefix(5)) (\($0.footsteps))" } ?? "–"
-            table.rows.append([
-                night.date + (night.partial ? "*" : ""), "\(night.footsteps)", "\(night.otherEvents)",
-                night.firstEvent.map { clock.time($0) } ?? "–", night.lastEvent.map { clock.time($0) } ?? "–", busiest,
-                level(night.loudestLAFmax), level(night.levels?.laeq), level(night.levels?.lceq), level(night.levels?.la90),
-                whoCount(night.date),
-            ])
+            var row: [String]
+            if night.notRecorded {
+                row = [night.date + (night.partial ? "*" : ""), "not recorded"] + Array(repeating: "–", count: 9)
+            } else {
+                let busiest = night.busiestHour.map { "\(clock.time($0.start).prefix(5)) (\($0.footsteps))" } ?? "–"
+                row = [
+                    night.date + (night.partial ? "*" : ""), "\(night.footsteps)", "\(night.otherEvents)",
+                    night.firstEvent.map { clock.time($0) } ?? "–", night.lastEvent.map { clock.time($0) } ?? "–", busiest,
+                    level(night.loudestLAFmax), level(night.levels?.laeq), level(night.levels?.lceq), level(night.levels?.la90),
+                    whoCount(night.date),
+                ]
+            }
+            if coverage != nil {
+                row.insert(night.recordedSeconds.map { ReportDuration.text($0) + (night.windowSeconds.map { " / " + ReportDuration.text($0) } ?? "") } ?? "–", at: 1)
+            }
+            table.rows.append(row)
             if night.events > 0 { table.highlighted.insert(index) }
         }
         return table
+    }
+
+    /// Coverage in words: how much of the quiet hours was recorded, and what interrupted it.
+    var coverageStatement: String? {
+        guard let coverage else { return nil }
+        let nights = statistics.nights
+        let window = nights.reduce(0) { $0 + ($1.windowSeconds ?? 0) }
+        let recorded = nights.reduce(0) { $0 + ($1.recordedSeconds ?? 0) }
+        var text: String
+        if window > 0 {
+            text = "Recorded \(ReportDuration.text(recorded)) of the \(ReportDuration.text(window)) of quiet hours in the period"
+                + String(format: " (%.0f %%)", 100 * recorded / window)
+        } else {
+            text = "Recorded \(ReportDuration.text(coverage.recordedSeconds(from: scope.from, to: scope.to))) in the period"
+        }
+        let missing = nights.filter(\.notRecorded).count
+        if missing > 0 { text += "; \(missing) night\(missing == 1 ? "" : "s") not recorded at all (their counts say nothing)" }
+        text += "."
+        let gapSeconds = coverage.gaps.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) }
+        if !coverage.gaps.isEmpty {
+            text += " \(coverage.gaps.count) gap\(coverage.gaps.count == 1 ? "" : "s") without audio inside sessions (\(ReportDuration.text(gapSeconds)) in all)."
+        }
+        let interrupted = coverage.interrupted.count
+        if interrupted > 0 {
+            text += " \(interrupted) session\(interrupted == 1 ? " was" : "s were") interrupted: footstepd stopped without closing \(interrupted == 1 ? "it" : "them") (a crash, a power cut or a kill); the audio up to the interruption is kept."
+        }
+        return text
+    }
+
+    /// Gaps and interruptions, in time order.
+    var outageTable: ReportTable? {
+        guard let coverage, !(coverage.gaps.isEmpty && coverage.interrupted.isEmpty) else { return nil }
+        let clock = clock
+        var rows: [(Date, [String])] = coverage.gaps.map { gap in
+            (gap.start, [
+                clock.dateTime(gap.start), clock.dateTime(gap.end), ReportDuration.text(gap.end.timeIntervalSince(gap.start)),
+                "session \(gap.sessionId): \(gap.reason)",
+            ])
+        }
+        for session in coverage.interrupted {
+            let next = coverage.sessions.first { $0.start >= session.end && $0.id != session.id }
+            rows.append((session.end, [
+                clock.dateTime(session.end), next.map { clock.dateTime($0.start) } ?? "–",
+                next.map { ReportDuration.text($0.start.timeIntervalSince(session.end)) } ?? "–",
+                "session \(session.id) interrupted (footstepd stopped without closing it)"
+                    + (next.map { "; session \($0.id) started" } ?? ""),
+            ]))
+        }
+        return ReportTable(
+            columns: [.init("From", 1.6, numeric: false), .init("To", 1.6, numeric: false), .init("Length", 1), .init("What", 4, numeric: false)],
+            rows: rows.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+
+    /// Label/value lines of the integrity section.
+    var integrityFacts: [(label: String, value: String)] {
+        guard let integrity else { return [] }
+        let verdict = integrity.intact
+            ? "intact: \(integrity.checkedEvents) events, every hash and link checked"
+            : "NOT intact: \(integrity.problems) problem(s) in \(integrity.checkedEvents) events (run the command below for details)"
+        return [
+            ("Hash chain", verdict),
+            ("Chain head", "\(integrity.headHash) (event \(integrity.headEventId))"),
+            ("Verified at", "\(clock.dateTime(integrity.verifiedAt)) (\(scope.timeZone.identifier))"),
+            ("Check again with", integrity.command),
+        ]
     }
 
     /// One row per rule.
@@ -163,5 +238,17 @@ extension ReportDocument {
         }
         if !event.notes.isEmpty { lines.append("note: \(event.notes)") }
         return lines
+    }
+}
+
+/// Durations as a person reads them: "45 s", "1 min 30 s", "12 min", "7 h 52 min".
+enum ReportDuration {
+    static func text(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        let minutes = total / 60
+        if minutes < 10, total % 60 != 0 { return "\(minutes) min \(total % 60) s" }
+        if minutes < 60 { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
 }

@@ -133,7 +133,7 @@ extension FootstepCtl {
                 softwareVersion: FootstepVersion.current, paper: paper, rules: rules.map(\.rule), maximumListedEvents: maxListed)
             let document = ReportDocument(
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
-                audio: ReportClipReader.audio(for:))
+                coverage: input.coverage, integrity: input.integrity, audio: ReportClipReader.audio(for:))
             let built = Date()
             let (files, clips, clipSeconds) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
             let pruned = settings.keep.map { ReportPruner.prune(directory: output, keep: $0) } ?? []
@@ -187,6 +187,8 @@ extension FootstepCtl {
                 levels: try loader.levels(from: resolved.from, to: resolved.to, session: session),
                 bouts: try loader.bouts(from: resolved.from, to: resolved.to, session: session),
                 scope: scope, source: "footstepd store \(path)",
+                coverage: try loader.coverage(from: resolved.from, to: resolved.to, session: session),
+                integrity: try loader.integrity(databasePath: URL(fileURLWithPath: path).standardizedFileURL.path),
                 baseName: ["footstep-report", session.map { "session\($0)" }, period == nil && session != nil ? nil : resolved.label]
                     .compactMap { $0 }.joined(separator: "-"))
         }
@@ -210,6 +212,10 @@ struct ReportInputSet {
     var bouts: [ReportBout]
     var scope: ReportScope
     var source: String
+    /// What was recorded (nil for recordings given with --audio).
+    var coverage: ReportCoverage? = nil
+    /// The store's hash chain, verified now (nil for recordings).
+    var integrity: ReportIntegrity? = nil
     /// File name without extension.
     var baseName: String
 }

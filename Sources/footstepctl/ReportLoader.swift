@@ -33,6 +33,36 @@ struct ReportLoader {
         }
     }
 
+    /// The sessions overlapping `[from, to)` (only `session` when given) and their gaps.
+    func coverage(from: Date, to: Date, session: Int64?) throws(StoreError) -> ReportCoverage {
+        var sessions: [ReportCoverage.Session] = []
+        var gaps: [ReportCoverage.Gap] = []
+        for summary in try database.sessions() {
+            let record = summary.session
+            guard let id = record.id, session == nil || session == id, record.startedAt < to else { continue }
+            var end = record.endedAt
+            if end == nil { end = try database.lastDataTime(session: id) ?? Date() }
+            guard let end else { continue }
+            if end <= from { continue }
+            sessions.append(ReportCoverage.Session(
+                id: id, title: record.title, start: record.startedAt, end: max(end, record.startedAt),
+                status: record.status.rawValue))
+            for gap in try database.gaps(session: id) where gap.startedAt < to && gap.endedAt > from {
+                gaps.append(ReportCoverage.Gap(sessionId: id, start: gap.startedAt, end: gap.endedAt, reason: gap.reason))
+            }
+        }
+        return ReportCoverage(sessions: sessions, gaps: gaps)
+    }
+
+    /// Verifies the event hash chain now, for the report's integrity section.
+    func integrity(databasePath: String) throws(StoreError) -> ReportIntegrity {
+        let chain = try database.verifyChain()
+        return ReportIntegrity(
+            headHash: chain.headHash, headEventId: chain.headEventId, checkedEvents: chain.checkedEvents,
+            intact: chain.isIntact, problems: chain.alteredEvents.count + chain.breaks.count, verifiedAt: Date(),
+            command: "footstepctl verify --database \(databasePath)")
+    }
+
     /// Every event with its onset in `[from, to)`, oldest first (one read-optimised query).
     func events(from: Date, to: Date, session: Int64?) throws(StoreError) -> [ReportEvent] {
         var result: [ReportEvent] = []

@@ -64,3 +64,69 @@ struct ConfigurationCalibrationTests {
         #expect(try database.calibrations().count == 3)
     }
 }
+
+/// The acceptance run of issue 18: a recording with a configuration-file
+/// offset, one SIGKILL and one restart, reported with `report --config`.
+@Suite("Evidence report after a kill and a restart", .serialized)
+struct KilledSessionReportTests {
+    @Test func theReportIsJudgedAddressedAndStatesCoverageInterruptionAndChainHead() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let config = directory.appending("footstepd.toml")
+        try """
+            [paths]
+            state_dir = "\(state)"
+            [levels]
+            calibration_offset = 100
+            [reports]
+            address = "Flat 2, 10 Example Road"
+            directory = "\(directory.appending("reports"))"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let started = Date()
+        let (pid, _) = try DaemonTestSupport.spawnFootstepd(
+            ["--config", config, "--source", "demo:walking:seed=4,duration=3600", "--speed", "4"], captureStandardError: false)
+        usleep(3_000_000)
+        kill(pid, SIGKILL)
+        #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)
+        let restart = try DaemonTestSupport.runFootstepd(
+            ["--config", config, "--source", "demo:walking:seed=5,duration=20", "--speed", "20"])
+        #expect(restart.status == 0, "\(restart.standardError)")
+
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let period = formatter.string(from: started.addingTimeInterval(-120)) + ".." + formatter.string(from: Date().addingTimeInterval(120))
+        let report = try BuiltProduct.run("footstepctl", ["report", "--config", config, "--period", period, "--format", "json,html"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let files = report.stdout.split(separator: "\n").map(String.init)
+        let jsonPath = try #require(files.first { $0.hasSuffix(".json") })
+        let htmlPath = try #require(files.first { $0.hasSuffix(".html") })
+        #expect(jsonPath.hasPrefix(directory.appending("reports") + "/"))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath))) as? [String: Any])
+
+        #expect(json["address"] as? String == "Flat 2, 10 Example Road")
+        let rules = try #require(json["rules"] as? [[String: Any]])
+        #expect(!rules.isEmpty && rules.allSatisfy { $0["judgeable"] as? Bool == true })
+        let coverage = try #require(json["coverage"] as? [String: Any])
+        let sessions = try #require(coverage["sessions"] as? [[String: Any]])
+        #expect(sessions.compactMap { $0["status"] as? String } == ["interrupted", "completed"])
+        #expect((coverage["recordedSeconds"] as? Double ?? 0) > 5)
+
+        let verify = try BuiltProduct.run("footstepctl", ["verify", "--state-dir", state, "--json"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        let verified = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+        let chain = try #require(verified["chain"] as? [String: Any])
+        let integrity = try #require(json["integrity"] as? [String: Any])
+        #expect(integrity["headHash"] as? String == chain["headHash"] as? String)
+        #expect(integrity["checkedEvents"] as? Int == chain["checkedEvents"] as? Int)
+        #expect(integrity["intact"] as? Bool == true)
+
+        let html = try String(contentsOfFile: htmlPath, encoding: .utf8)
+        #expect(html.contains("Flat 2, 10 Example Road"))
+        #expect(html.contains("<h2>Coverage</h2><p>Recorded "))
+        #expect(html.contains("1 session was interrupted"))
+        #expect(html.contains(try #require(chain["headHash"] as? String)))
+        #expect(html.contains("from the configuration file"))
+    }
+}

@@ -54,11 +54,18 @@ public struct HTMLReport {
         html += "<h2>At a glance</h2><p class=\"headline\">\(e(d.headline))</p><div class=\"figures\">"
         for figure in d.keyFigures { html += "<div><b>\(e(figure.value))</b><span>\(e(figure.label))</span></div>" }
         html += "</div>" + svg(width: 720, height: 220, label: "events per night") { d.nightChart.draw(on: $0, x: 0, y: 0, width: 720, height: 220) }
+        if let coverage = d.coverageStatement {
+            html += "<h2>Coverage</h2><p>\(e(coverage))</p>"
+            if let outages = d.outageTable { html += table(outages) }
+        }
         if !d.statistics.nights.isEmpty {
             html += "<h2>Nights</h2><p class=\"muted\">Quiet hours \(e(d.scope.quietHours.description)); levels \(e(d.scope.levelUnit)), \(e(d.scope.calibrationLabel)). * = only part of the night lies in the report period.</p>"
             html += table(d.nightTable)
         }
         html += loudest()
+        if d.integrity != nil {
+            html += "<h2>Integrity</h2><dl class=\"facts\">" + d.integrityFacts.map { fact($0.label, $0.value) }.joined() + "</dl>"
+        }
         html += "<h2>Summary</h2><dl class=\"facts\">" + d.summaryFacts.map { fact($0.label, $0.value) }.joined() + "</dl>"
         html += "<h2>Rule checks</h2><p class=\"\(d.scope.calibrated ? "muted" : "warn")\">\(e(d.calibrationStatement))</p>" + table(d.ruleTable)
         html += svg(width: 720, height: 230, label: "footsteps by hour of day") { d.hourChart.draw(on: $0, x: 0, y: 0, width: 720, height: 230) }

@@ -56,6 +56,46 @@ public struct ReportJSON: Codable, Sendable, Equatable {
     public var hourlyLevels: [Levels]
     public var rules: [Rule]
     public var events: [Event]
+    /// What was recorded; nil when not known (a report on recordings).
+    public var coverage: Coverage?
+    /// The store's hash chain as verified for the report; nil when not from a store.
+    public var integrity: Integrity?
+
+    public struct Coverage: Codable, Sendable, Equatable {
+        /// Seconds of the quiet hours in the period, and of them recorded.
+        public var quietHoursSeconds: Double
+        public var recordedQuietHoursSeconds: Double
+        /// Seconds recorded over the whole period.
+        public var recordedSeconds: Double
+        public var nightsNotRecorded: [String]
+        public var sessions: [Session]
+        public var gaps: [Gap]
+
+        public struct Session: Codable, Sendable, Equatable {
+            public var id: Int64
+            public var title: String
+            public var start: Date
+            public var end: Date
+            public var status: String
+        }
+
+        public struct Gap: Codable, Sendable, Equatable {
+            public var sessionId: Int64
+            public var start: Date
+            public var end: Date
+            public var reason: String
+        }
+    }
+
+    public struct Integrity: Codable, Sendable, Equatable {
+        public var headHash: String
+        public var headEventId: Int64
+        public var checkedEvents: Int
+        public var intact: Bool
+        public var problems: Int
+        public var verifiedAt: Date
+        public var command: String
+    }
 
     public struct Period: Codable, Sendable, Equatable {
         public var from: Date
@@ -139,6 +179,10 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var loudestLAFmax: Double?
         public var bouts: Int
         public var levels: Levels?
+        /// Seconds of the night (within the period) with audio; nil when not known.
+        public var recordedSeconds: Double?
+        /// Nothing of the night was recorded: its counts say nothing.
+        public var notRecorded: Bool
     }
 
     public struct Exceedance: Codable, Sendable, Equatable {
@@ -251,7 +295,22 @@ extension ReportJSON {
             Night(
                 date: $0.date, start: $0.start, end: $0.end, partial: $0.partial, footsteps: $0.footsteps,
                 otherEvents: $0.otherEvents, firstEvent: $0.firstEvent, lastEvent: $0.lastEvent,
-                busiestHour: $0.busiestHour.map(busy), loudestLAFmax: $0.loudestLAFmax, bouts: $0.bouts, levels: levels($0.levels))
+                busiestHour: $0.busiestHour.map(busy), loudestLAFmax: $0.loudestLAFmax, bouts: $0.bouts, levels: levels($0.levels),
+                recordedSeconds: $0.recordedSeconds, notRecorded: $0.notRecorded)
+        }
+        coverage = document.coverage.map { coverage in
+            Coverage(
+                quietHoursSeconds: s.nights.reduce(0) { $0 + ($1.windowSeconds ?? 0) },
+                recordedQuietHoursSeconds: s.nights.reduce(0) { $0 + ($1.recordedSeconds ?? 0) },
+                recordedSeconds: coverage.recordedSeconds(from: scope.from, to: scope.to),
+                nightsNotRecorded: s.nights.filter(\.notRecorded).map(\.date),
+                sessions: coverage.sessions.map { Coverage.Session(id: $0.id, title: $0.title, start: $0.start, end: $0.end, status: $0.status) },
+                gaps: coverage.gaps.map { Coverage.Gap(sessionId: $0.sessionId, start: $0.start, end: $0.end, reason: $0.reason) })
+        }
+        integrity = document.integrity.map {
+            Integrity(
+                headHash: $0.headHash, headEventId: $0.headEventId, checkedEvents: $0.checkedEvents, intact: $0.intact,
+                problems: $0.problems, verifiedAt: $0.verifiedAt, command: $0.command)
         }
         hourlyLevels = s.hourlyLevels.compactMap { levels($0) }
         rules = document.rules.map { check in

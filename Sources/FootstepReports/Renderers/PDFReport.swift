@@ -94,6 +94,11 @@ public struct PDFReport {
                     + (worst.loudestLAFmax.map { String(format: ", loudest %.1f %@.", $0, d.scope.levelUnit) } ?? "."),
                 size: 9)
         }
+        if let coverage = d.coverageStatement {
+            layout.heading("Coverage", size: 12)
+            layout.paragraph(coverage, size: 8.5)
+            if let outages = d.outageTable { layout.table(outages, size: 7) }
+        }
         if !d.statistics.nights.isEmpty {
             layout.heading("Nights", size: 12)
             layout.paragraph("One row per night: the quiet hours \(d.scope.quietHours) starting on the date shown (* = only part of the night lies in the report period). Levels in \(d.scope.levelUnit), \(d.scope.calibrationLabel). Highlighted: nights with events. The loudest events can be heard in the HTML report.", size: 7.5, colour: .muted)
@@ -105,6 +110,10 @@ public struct PDFReport {
         let d = document
         layout.heading("Summary")
         for fact in d.summaryFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }
+        if d.integrity != nil {
+            layout.heading("Integrity")
+            for fact in d.integrityFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }
+        }
         layout.heading("Rule checks")
         layout.paragraph(d.calibrationStatement, size: 8, colour: d.scope.calibrated ? .muted : .warning)
         layout.space(3)

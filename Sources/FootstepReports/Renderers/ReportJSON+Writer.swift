@@ -11,6 +11,10 @@ extension ReportJSON {
             w.key("address").string(address)
             w.key("calibration")
             calibration.write(to: w)
+            if let coverage {
+                w.key("coverage")
+                coverage.write(to: w)
+            }
             w.key("days").array(days) { day in
                 w.object {
                     w.key("date").string(day.date)
@@ -21,6 +25,10 @@ extension ReportJSON {
             w.key("events").array(events) { ReportJSON.Event($0, clock: clock).write(to: w) }
             w.key("generatedAt").date(generatedAt)
             w.key("hourlyLevels").array(hourlyLevels) { $0.write(to: w) }
+            if let integrity {
+                w.key("integrity")
+                integrity.write(to: w)
+            }
             w.key("nights").array(nights) { $0.write(to: w) }
             w.key("notes").string(notes)
             w.key("period")
@@ -142,9 +150,53 @@ extension ReportJSON.Night {
                 levels.write(to: w)
             }
             w.member("loudestLAFmax", loudestLAFmax)
+            w.key("notRecorded").bool(notRecorded)
             w.key("otherEvents").int(otherEvents)
             w.key("partial").bool(partial)
+            w.member("recordedSeconds", recordedSeconds)
             w.key("start").date(start)
+        }
+    }
+}
+
+extension ReportJSON.Coverage {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("gaps").array(gaps) { gap in
+                w.object {
+                    w.key("end").date(gap.end)
+                    w.key("reason").string(gap.reason)
+                    w.key("sessionId").int(gap.sessionId)
+                    w.key("start").date(gap.start)
+                }
+            }
+            w.key("nightsNotRecorded").array(nightsNotRecorded) { w.string($0) }
+            w.key("quietHoursSeconds").double(quietHoursSeconds)
+            w.key("recordedQuietHoursSeconds").double(recordedQuietHoursSeconds)
+            w.key("recordedSeconds").double(recordedSeconds)
+            w.key("sessions").array(sessions) { session in
+                w.object {
+                    w.key("end").date(session.end)
+                    w.key("id").int(session.id)
+                    w.key("start").date(session.start)
+                    w.key("status").string(session.status)
+                    w.key("title").string(session.title)
+                }
+            }
+        }
+    }
+}
+
+extension ReportJSON.Integrity {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("checkedEvents").int(checkedEvents)
+            w.key("command").string(command)
+            w.key("headEventId").int(headEventId)
+            w.key("headHash").string(headHash)
+            w.key("intact").bool(intact)
+            w.key("problems").int(problems)
+            w.key("verifiedAt").date(verifiedAt)
         }
     }
 }

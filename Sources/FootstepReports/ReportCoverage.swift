@@ -1,0 +1,93 @@
+import Foundation
+
+/// What was recorded: each session's span and the outages inside and
+/// between them, so that a report can tell "quiet" from "not recorded".
+public struct ReportCoverage: Sendable, Equatable {
+    /// A recording session as far as it reaches into the report.
+    public struct Session: Sendable, Equatable {
+        public var id: Int64
+        public var title: String
+        public var start: Date
+        /// The end of its data (its end, its last data when interrupted, now when open).
+        public var end: Date
+        /// `completed`, `interrupted`, `recording` or `paused`.
+        public var status: String
+
+        public init(id: Int64, title: String, start: Date, end: Date, status: String) {
+            self.id = id
+            self.title = title
+            self.start = start
+            self.end = end
+            self.status = status
+        }
+    }
+
+    /// A stretch inside a session without audio (the microphone stalled or
+    /// was lost), recorded by the daemon.
+    public struct Gap: Sendable, Equatable {
+        public var sessionId: Int64
+        public var start: Date
+        public var end: Date
+        public var reason: String
+
+        public init(sessionId: Int64, start: Date, end: Date, reason: String) {
+            self.sessionId = sessionId
+            self.start = start
+            self.end = end
+            self.reason = reason
+        }
+    }
+
+    /// Sessions overlapping the report, oldest first.
+    public var sessions: [Session]
+    /// Gaps inside them, oldest first.
+    public var gaps: [Gap]
+
+    public init(sessions: [Session], gaps: [Gap]) {
+        self.sessions = sessions.sorted { $0.start < $1.start }
+        self.gaps = gaps.sorted { $0.start < $1.start }
+    }
+
+    /// Seconds of `[from, to)` with audio: inside a session and outside its gaps.
+    public func recordedSeconds(from: Date, to: Date) -> Double {
+        func overlap(_ start: Date, _ end: Date) -> Double {
+            max(0, min(end, to).timeIntervalSince(max(start, from)))
+        }
+        let inSessions = sessions.reduce(0) { $0 + overlap($1.start, $1.end) }
+        let inGaps = gaps.reduce(0) { $0 + overlap($1.start, $1.end) }
+        return max(0, inSessions - inGaps)
+    }
+
+    /// Sessions that footstepd did not close (a crash, a power cut, a kill).
+    public var interrupted: [Session] { sessions.filter { $0.status == "interrupted" } }
+}
+
+/// The state of the evidence store's hash chain when the report was made.
+public struct ReportIntegrity: Sendable, Equatable {
+    /// The chain's head: the hash of the last event appended.
+    public var headHash: String
+    /// The id of the last event appended.
+    public var headEventId: Int64
+    /// Events whose hashes were recomputed and links checked.
+    public var checkedEvents: Int
+    /// No event altered, no link broken.
+    public var intact: Bool
+    /// Problems found (altered events and breaks), 0 when intact.
+    public var problems: Int
+    public var verifiedAt: Date
+    /// The command that checks the store again.
+    public var command: String
+
+    public init(
+        headHash: String, headEventId: Int64, checkedEvents: Int, intact: Bool, problems: Int, verifiedAt: Date,
+        command: String
+    ) {
+        self.headHash = headHash
+        self.headEventId = headEventId
+        self.checkedEvents = checkedEvents
+        self.intact = intact
+        self.problems = problems
+        self.verifiedAt = verifiedAt
+        self.command = command
+    }
+}
