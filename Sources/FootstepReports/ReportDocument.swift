@@ -130,8 +130,8 @@ public struct ReportDocument: Sendable {
         }
         if let calibration = scope.calibration {
             var text = "Levels are \(scope.calibrationLabel)"
-            if !calibration.method.isEmpty { text += " by \(calibration.method)" }
-            if !calibration.reference.isEmpty { text += " against \(calibration.reference)" }
+            if !calibration.method.isEmpty { text += "; method: \(calibration.method)" }
+            if !calibration.reference.isEmpty { text += "; reference: \(calibration.reference)" }
             return text + "."
         }
         return "Levels are uncalibrated, relative dBFS: they show how loud events were compared with each other and with "

@@ -27,7 +27,9 @@ struct ControlClientTests {
         let listener = try RawUnixListener(path: path, listen: false)
         _ = listener
         let error = await #expect(throws: ControlClientError.self) { try await ControlClient(socketPath: path).status() }
-        #expect(error == .notRunning(socketPath: path))
+        #expect(error == .notListening(socketPath: path))
+        #expect(error?.description.hasPrefix("footstepd is not running: nothing listens on \(path)") == true)
+        #expect(error?.exitCode == 69)
     }
 
     @Test func aRegularFileIsNotASocket() async throws {

@@ -85,6 +85,11 @@ struct FootstepctlCommandTests {
             #expect(human.status == 0)
             #expect(human.stdout.contains("state"))
             #expect(human.stdout.contains("session     \(session.id!)"))
+            // "today" counts footsteps apart from other impacts (the daemon records on, so
+            // the counts may have grown since the JSON status: only the wording is compared).
+            let todayLine = try #require(human.stdout.split(separator: "\n").first { $0.hasPrefix("today") })
+            #expect(todayLine.contains("footstep"), "\(todayLine)")
+            #expect(!todayLine.contains(" other,") && !todayLine.contains(" other)") && !todayLine.hasSuffix(" other"), "\(todayLine)")
 
             let sessions = try Self.decode(SessionListResponse.self, try Self.ctl(["sessions", "list", "--json"], socket: socket))
             #expect(sessions.items.map(\.id) == (try database.sessions()).map { $0.session.id! })
@@ -170,6 +175,11 @@ struct FootstepctlCommandTests {
             #expect(meter.status == 0)
             #expect(meter.stdout.split(separator: "\n").count == 2)
             #expect(meter.stdout.contains("dB(A) uncalibrated"))
+            // No band for a level relative to full scale (it read "silent" at any loudness).
+            #expect(LevelBand.allCases.allSatisfy { !meter.stdout.contains("  \($0.rawValue)") }, "\(meter.stdout)")
+
+            let watchedLine = try Self.ctl(["watch", "--count", "1"], socket: socket)
+            #expect(watchedLine.stdout.contains(" dB(A) rel. "), "\(watchedLine.stdout)")
 
             let watched = try Self.ctl(["watch", "--count", "1", "--json"], socket: socket)
             let event = try Self.decode(EventResponse.self, watched)

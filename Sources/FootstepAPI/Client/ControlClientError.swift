@@ -1,8 +1,10 @@
 /// Why a request to footstepd's control socket failed, worded so that the
 /// person at the terminal knows what to do next.
 public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No socket file (or nobody listening on it): the daemon is not running.
+    /// No socket file: the daemon is not running.
     case notRunning(socketPath: String)
+    /// A socket file nobody listens on (left from an earlier run): the daemon is not running.
+    case notListening(socketPath: String)
     /// The socket (or its directory) may not be opened by this user.
     case permissionDenied(socketPath: String, group: String)
     /// The path exists but is not a socket.
@@ -23,6 +25,8 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case .notRunning(let path):
             "footstepd is not running (no socket at \(path))"
+        case .notListening(let path):
+            "footstepd is not running: nothing listens on \(path) (the socket file is left from an earlier run; start it with: sudo systemctl start footstepd)"
         case .permissionDenied(let path, let group):
             "permission denied on \(path): join the group `\(group)` (sudo usermod -aG \(group) $USER) or use sudo"
         case .notASocket(let path):
@@ -50,7 +54,7 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
     /// 70 daemon error (5xx).
     public var exitCode: Int32 {
         switch self {
-        case .notRunning, .notASocket, .connectionFailed: 69
+        case .notRunning, .notListening, .notASocket, .connectionFailed: 69
         case .permissionDenied: 77
         case .timedOut: 75
         case .malformedResponse: 76

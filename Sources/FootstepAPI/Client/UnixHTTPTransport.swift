@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -166,7 +169,7 @@ struct UnixHTTPTransport: Sendable {
         if stat(socketPath, &info) != 0 {
             switch errno {
             case ENOENT: throw .notRunning(socketPath: socketPath)
-            case EACCES: throw .permissionDenied(socketPath: socketPath, group: readGroup)
+            case EACCES: throw .permissionDenied(socketPath: socketPath, group: owningGroup)
             default: throw .connectionFailed(socketPath: socketPath, reason: String(cString: strerror(errno)))
             }
         }
@@ -175,14 +178,31 @@ struct UnixHTTPTransport: Sendable {
 
     // MARK: - Errors
 
+    /// The group that may open the socket: the socket file's group, else its
+    /// directory's (when the directory is what cannot be entered), else `readGroup`.
+    private var owningGroup: String {
+        for path in [socketPath, (socketPath as NSString).deletingLastPathComponent] {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_gid != 0 else { continue }
+            var entry = Glibc.group()
+            var result: UnsafeMutablePointer<Glibc.group>?
+            var buffer = [CChar](repeating: 0, count: 4096)
+            if getgrgid_r(info.st_gid, &entry, &buffer, buffer.count, &result) == 0, let result {
+                return String(cString: result.pointee.gr_name)
+            }
+        }
+        return readGroup
+    }
+
     private func map(_ error: any Error) -> ControlClientError {
         switch error {
         case let error as ControlClientError:
             return error
         case let error as IOError:
             switch error.errnoCode {
-            case ENOENT, ECONNREFUSED: return .notRunning(socketPath: socketPath)
-            case EACCES, EPERM: return .permissionDenied(socketPath: socketPath, group: readGroup)
+            case ENOENT: return .notRunning(socketPath: socketPath)
+            case ECONNREFUSED: return .notListening(socketPath: socketPath)
+            case EACCES, EPERM: return .permissionDenied(socketPath: socketPath, group: owningGroup)
             default: return .connectionFailed(socketPath: socketPath, reason: String(cString: strerror(error.errnoCode)))
             }
         case ChannelError.connectTimeout:

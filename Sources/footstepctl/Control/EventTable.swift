@@ -26,8 +26,12 @@ enum EventTable {
         event.kind == .footstep ? event.type.rawValue : "other"
     }
 
+    /// The unit of stored event levels: absolute once the microphone is
+    /// calibrated (a `levels.calibration_offset`), else relative to full scale.
+    static func levelUnit(calibrated: Bool) -> String { calibrated ? "dB(A)" : "dB(A) rel." }
+
     /// One line per event for `watch`: time, id, type, confidence, level, intensity.
-    static func line(_ event: EventResponse, terminal: Terminal) -> String {
+    static func line(_ event: EventResponse, terminal: Terminal, unit: String) -> String {
         let type = label(event).padding(toLength: 11, withPad: " ", startingAt: 0)
         let colour: Terminal.Colour =
             switch event.intensity {
@@ -37,7 +41,7 @@ enum EventTable {
             }
         let text =
             "\(HumanFormat.clock(event.timestamp))  #\(event.id)  \(terminal.paint(type, event.kind == .footstep ? .bold : .grey))"
-            + "  conf \(HumanFormat.fraction(event.confidence))  LAFmax \(HumanFormat.decibels(event.laMax)) dB(A)  "
+            + "  conf \(HumanFormat.fraction(event.confidence))  LAFmax \(HumanFormat.decibels(event.laMax)) \(unit)  "
             + terminal.paint(event.intensity.rawValue, colour)
         return text
     }

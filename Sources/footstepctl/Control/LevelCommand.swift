@@ -67,12 +67,14 @@ struct LevelMeterLine {
         let unit = reading.calibrated ? "dB(A)" : "dB(A) uncalibrated"
         let number = HumanFormat.decibels(reading.lafDB)
         let label = String(repeating: " ", count: max(0, 6 - number.count)) + number + " " + unit
-        let barWidth = max(10, min(60, terminal.width - label.count - reading.band.rawValue.count - 8))
+        // Bands name absolute levels: an uncalibrated reading has none.
+        let band = reading.calibrated ? reading.band.rawValue : ""
+        let barWidth = max(10, min(60, terminal.width - label.count - band.count - 8))
         let filled = Int((Self.fraction(reading) * Double(barWidth)).rounded())
-        let colour = Terminal.colour(of: reading.band)
+        let colour = reading.calibrated ? Terminal.colour(of: reading.band) : .grey
         let bar = terminal.paint(String(repeating: "█", count: filled), colour)
             + String(repeating: terminal.colour ? "░" : ".", count: barWidth - filled)
-        return "▕" + bar + "▏ " + label + "  " + terminal.paint(reading.band.rawValue, colour)
+        return "▕" + bar + "▏ " + label + (band.isEmpty ? "" : "  " + terminal.paint(band, colour))
     }
 }
 

@@ -42,15 +42,14 @@ struct StatusPrinter {
             rows.append(("device", format.isEmpty ? device.name : "\(device.name) (\(format))"))
         }
         if let level = status.level {
-            let unit = level.calibrated ? "dB(A)" : "dB(A) uncalibrated"
-            let band = terminal.paint(level.band.rawValue, Terminal.colour(of: level.band))
+            // Bands name absolute levels: an uncalibrated (dBFS-relative) level has none.
+            let text = "LAeq \(HumanFormat.decibels(level.laeqDB)), LAF \(HumanFormat.decibels(level.lafDB))"
             rows.append(
-                ("level", "LAeq \(HumanFormat.decibels(level.laeqDB)), LAF \(HumanFormat.decibels(level.lafDB)) \(unit), \(band)"))
+                ("level", level.calibrated
+                    ? text + " dB(A), " + terminal.paint(level.band.rawValue, Terminal.colour(of: level.band))
+                    : text + " dB(A) relative to full scale (uncalibrated)"))
         }
-        let today = status.eventsToday.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
-        let total = today.reduce(0) { $0 + $1.value }
-        rows.append(
-            ("today", total == 0 ? "no footsteps" : "\(total) footsteps: " + today.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))
+        rows.append(("today", Self.todayLine(status.eventsToday)))
         if let event = status.lastEvent {
             rows.append(
                 ("last event", "#\(event.id) \(HumanFormat.time(event.timestamp)) \(event.kind == .footstep ? event.type.rawValue : "other") \(HumanFormat.decibels(event.laMax)) dB(A)"))
@@ -85,5 +84,17 @@ struct StatusPrinter {
         case "device-lost": terminal.paint(state, .red)
         default: state
         }
+    }
+
+    /// "12 footsteps (7 heel_strike, 5 running), 3 other impacts": `other` is an
+    /// impact, not a footstep, and is counted apart.
+    static func todayLine(_ counts: [String: Int]) -> String {
+        let other = counts[EventKind.other.rawValue] ?? 0
+        let steps = counts.filter { $0.key != EventKind.other.rawValue && $0.value > 0 }
+            .sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+        let total = steps.reduce(0) { $0 + $1.value }
+        var line = total == 0 ? "no footsteps" : "\(total) footstep\(total == 1 ? "" : "s") (" + steps.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+        if other > 0 { line += ", \(other) other impact\(other == 1 ? "" : "s")" }
+        return line
     }
 }

@@ -21,6 +21,9 @@ extension FootstepCtl {
         func run() async throws {
             let terminal = Terminal.standardOutput
             try await connection.withClient { client in
+                // The daemon's calibration decides whether the levels are absolute.
+                let calibrated = (try? await client.configuration()).map { $0.levels.calibrationOffset != 0 } ?? false
+                let unit = EventTable.levelUnit(calibrated: calibrated)
                 var received = 0
                 for try await line in client.liveLines(.liveEvents) {
                     let event = try ControlClient.decode(EventResponse.self, from: line)
@@ -28,7 +31,7 @@ extension FootstepCtl {
                     if output.json {
                         OutputOptions.printJSON(line)
                     } else {
-                        Terminal.write(EventTable.line(event, terminal: terminal) + "\n")
+                        Terminal.write(EventTable.line(event, terminal: terminal, unit: unit) + "\n")
                     }
                     received += 1
                     if let count, received >= count { return }
