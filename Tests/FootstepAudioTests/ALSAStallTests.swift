@@ -71,3 +71,20 @@ struct ALSAStallTests {
         #expect(!source.isCapturing)
     }
 }
+
+@Suite("ALSA device list")
+struct ALSADeviceListTests {
+    @Test func listsCardsByStableNameAndSoundServersButNoConverterPlugins() {
+        // On this kind of machine ALSA's configuration defines lavrate, samplerate,
+        // speexrate, jack, oss, upmix, vdownmix…: none of them is a microphone.
+        let devices = ALSADeviceList.devices()
+        for device in devices {
+            #expect(
+                device.name.hasPrefix("plughw:CARD=") || ["default", "pulse", "pipewire"].contains(device.name),
+                "\(device.name)")
+            #expect(!device.description.isEmpty)
+        }
+        #expect(Set(devices.map(\.name)).isDisjoint(with: ["lavrate", "samplerate", "speexrate", "jack", "oss", "upmix", "vdownmix", "null"]))
+        #expect(ALSADeviceList.captureDevices() == devices.map(\.name))
+    }
+}
