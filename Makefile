@@ -43,8 +43,8 @@ test:
 	# Local time again in a zone with daylight-saving changes (CI machines run in UTC).
 	TZ=Europe/London $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter WallClockZoneTests
 
-demo: build
-	./scripts/demo.sh $(DEBUG_PATH)
+demo: release
+	./scripts/demo.sh $(RELEASE_PATH)
 
 bench: release
 	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)

@@ -29,6 +29,13 @@ struct Footstepd: AsyncParsableCommand {
     @Option(name: .long, help: "Pace file and demo sources at N times real time (default: demo 1, file as fast as possible).")
     var speed: Double?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "File and demo sources: the wall-clock time their first frame was recorded (local, or with a zone: 2026-11-23T22:00, 2026-11-23T22:00:00Z). Default: now.",
+            valueName: "TIME"))
+    var startedAt: String?
+
     @Option(name: .long, help: ArgumentHelp("Overrides paths.state_dir.", valueName: "DIR"))
     var stateDir: String?
 
@@ -36,9 +43,29 @@ struct Footstepd: AsyncParsableCommand {
     var socket: String?
 
     func validate() throws {
-        if let speed, !(speed > 0 && speed <= 10_000) { throw ValidationError("--speed must be between 0 and 10000, got \(speed)") }
+        if let speed, !(speed > 0 && speed <= 10_000) { throw ValidationError("--speed must be more than 0 and at most 10000, got \(speed)") }
         if let stateDir, !stateDir.hasPrefix("/") { throw ValidationError("--state-dir must be an absolute path") }
         if let source { do { _ = try SourceChoice(parsing: source) } catch { throw ValidationError("\(error)") } }
+        if let startedAt {
+            guard Self.parseTime(startedAt) != nil else {
+                throw ValidationError("--started-at must look like 2026-11-23T22:00 (local) or 2026-11-23T22:00:00Z, got '\(startedAt)'")
+            }
+            guard let source, (try? SourceChoice(parsing: source))?.isFinite == true else {
+                throw ValidationError("--started-at is for file and demo sources (a microphone records now)")
+            }
+        }
+    }
+
+    /// An ISO 8601 time with a zone, or a local `yyyy-MM-ddTHH:mm[:ss]`.
+    static func parseTime(_ text: String) -> Date? {
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 
     func run() async throws {
@@ -59,6 +86,7 @@ struct Footstepd: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: path) { options.configurationPath = path }
         let choice = try source.map { try SourceChoice(parsing: $0) } ?? .alsa(device: nil)
         if case .demo = choice { options.speed = speed ?? 1 } else { options.speed = speed }
+        options.sourceStartedAt = startedAt.flatMap(Self.parseTime)
         if checkConfig {
             print(configuration.applying(options).renderedTOML, terminator: "")
             return

@@ -9,6 +9,9 @@ public struct DaemonOptions: Sendable {
     public var socketPath: String?
     /// Paces files and scenarios at this multiple of real time; nil reads them as fast as possible.
     public var speed: Double?
+    /// For file and demo sources: the wall-clock time of their first frame
+    /// (a recording made earlier); nil starts the session's clock now.
+    public var sourceStartedAt: Date?
     /// Ends capture after this many frames (tests: the ALSA file plugin never reports its end).
     public var maximumFrames: Int?
     /// Periods the ALSA hand-off ring holds (default 128, about 8 s). Tests reading an unpaced

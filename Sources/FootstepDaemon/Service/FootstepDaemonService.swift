@@ -256,7 +256,8 @@ public final class FootstepDaemonService: Service, Sendable {
         let model = try loadModel(configuration)
         guard let audio = try await openSource(configuration) else { return false }
         let format = audio.format
-        let anchor = Date()
+        // A file or scenario may say when it was recorded; a device records now.
+        let anchor = (source.isFinite ? options.sourceStartedAt : nil) ?? Date()
         if control.withLock({ $0.storedCalibrationOffset }) == nil {
             // The file's offset is a calibration too (without a reference measurement).
             do {
