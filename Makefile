@@ -33,6 +33,8 @@ release:
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
 test:
+	# Package.swift declares exactly what each target imports.
+	python3 scripts/check-imports.py
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	# The evaluation's scorer and its fixed slice through the debug footstepctl.
 	python3 -m unittest discover -s tools/eval -p 'test_*.py'

@@ -17,9 +17,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Imported by FootstepAPI's server beside Hummingbird (which depends on them too).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
@@ -32,9 +34,9 @@ let package = Package(
         // Shared vocabulary (event kinds, footstep types, intensity, level bands).
         .target(name: "FootstepCore"),
         // Signal processing: filters, weighting, levels, FFT, onset detection.
-        .target(name: "FootstepDSP", dependencies: ["CFFTW", "FootstepCore"]),
+        .target(name: "FootstepDSP", dependencies: ["CFFTW"]),
         // Audio sources (ALSA, file, synthetic) and the footstep synthesizer.
-        .target(name: "FootstepAudio", dependencies: ["CAlsa", "CSndfile", "FootstepCore", "FootstepDSP"]),
+        .target(name: "FootstepAudio", dependencies: ["CAlsa", "CSndfile", "FootstepCore"]),
         // Per-event features, the footstep model, intensity, gait bouts.
         .target(
             name: "FootstepClassifier",
@@ -42,7 +44,7 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         // The analysis pipeline: source -> prefilter -> levels -> detector -> classifier -> events.
-        .target(name: "FootstepAnalysis", dependencies: ["FootstepAudio", "FootstepDSP", "FootstepClassifier"]),
+        .target(name: "FootstepAnalysis", dependencies: ["FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP"]),
         // The evidence store: GRDB (SQLite, WAL), migrations, records, queries, hash chain.
         .target(
             name: "FootstepStore",
@@ -59,10 +61,12 @@ let package = Package(
             dependencies: [
                 "FootstepCore", "FootstepStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -80,16 +84,17 @@ let package = Package(
         .target(
             name: "FootstepDaemon",
             dependencies: [
-                "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepConfiguration", "FootstepCore",
-                "FootstepStore",
+                "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier",
+                "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Evidence statistics, rule checks and the report renderers (HTML, PDF through cairo, CSV, JSON).
         .target(name: "FootstepReports", dependencies: ["CCairo", "FootstepCore"]),
         // Test support: scenarios with ground truth, ALSA file-plugin PCMs, temporary directories.
-        .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "FootstepClassifier", "CAlsa"]),
+        .target(name: "FootstepTesting", dependencies: ["FootstepAudio", "FootstepAnalysis", "FootstepClassifier"]),
 
         .executableTarget(
             name: "footstepctl",
@@ -107,7 +112,6 @@ let package = Package(
                 "FootstepConfiguration", "FootstepDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Writes the classifier's training and validation feature tables (tools/train_classifier.py).
@@ -122,22 +126,44 @@ let package = Package(
             name: "footstep-bench",
             dependencies: [
                 "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
-                "FootstepDaemon", "FootstepDSP", "FootstepReports", "FootstepStore", "FootstepTesting",
+                "FootstepCore", "FootstepDaemon", "FootstepDSP", "FootstepStore",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        .testTarget(name: "FootstepDSPTests", dependencies: ["FootstepDSP"]),
-        .testTarget(name: "FootstepAudioTests", dependencies: ["FootstepAudio", "FootstepTesting"]),
-        .testTarget(name: "FootstepAnalysisTests", dependencies: ["FootstepAnalysis", "FootstepTesting"]),
-        .testTarget(name: "FootstepStoreTests", dependencies: ["FootstepStore"]),
-        .testTarget(name: "FootstepReportsTests", dependencies: ["FootstepReports", "FootstepStore", "FootstepTesting"]),
-        .testTarget(name: "FootstepClassifierTests", dependencies: ["FootstepClassifier", "FootstepAnalysis", "FootstepTesting"]),
-        .testTarget(name: "FootstepDaemonTests", dependencies: ["FootstepConfiguration", "FootstepDaemon", "FootstepTesting"]),
+        .testTarget(name: "FootstepDSPTests", dependencies: ["FootstepCore", "FootstepDSP"]),
+        .testTarget(name: "FootstepAudioTests", dependencies: ["CSndfile", "FootstepAudio", "FootstepCore", "FootstepTesting"]),
+        .testTarget(
+            name: "FootstepAnalysisTests",
+            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP", "FootstepTesting"]),
+        .testTarget(
+            name: "FootstepStoreTests",
+            dependencies: [
+                "FootstepCore", "FootstepStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "FootstepReportsTests",
+            dependencies: ["CCairo", "FootstepAudio", "FootstepCore", "FootstepReports", "FootstepStore", "FootstepTesting"]),
+        .testTarget(
+            name: "FootstepClassifierTests",
+            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP"]),
+        .testTarget(
+            name: "FootstepDaemonTests",
+            dependencies: [
+                "CSndfile", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
+                "FootstepDaemon", "FootstepStore", "FootstepTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "FootstepAPITests",
             dependencies: [
-                "FootstepAPI", "FootstepConfiguration", "FootstepDaemon", "FootstepTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "FootstepAPI", "FootstepConfiguration", "FootstepCore", "FootstepDaemon", "FootstepStore", "FootstepTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ]
