@@ -46,7 +46,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Check file and directory permissions and that the file system is not mounted read-only."
         case let .diskFull(path):
             return "the disk holding the evidence database at \(path) is full: nothing more can be recorded. "
-                + "Free space (e.g. lower the audio retention limit) and restart footstepd."
+                + "Free space (e.g. lower the audio retention limit): footstepd writes again by itself once there is room."
         case let .corrupt(path, message):
             return "the evidence database at \(path) is damaged or is not a footstepd database (\(message)). "
                 + "Keep a copy of the file for the record, then move it aside to start a new one."

@@ -98,4 +98,35 @@ struct ControlAccessTests {
         #expect(daemon.daemon.status.state == .paused)
         try await daemon.stop()
     }
+
+    /// Group membership is looked up for every request: adding or removing a
+    /// member takes effect at once (it was cached for 5 s per user).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/groupadd"), "needs groupadd"))
+    func aMembershipChangeTakesEffectAtTheNextRequest() async throws {
+        let group = "fsd-test-\(getpid() % 100_000)"
+        func run(_ tool: String, _ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(tool) \(arguments)")
+        }
+        try run("/usr/sbin/groupadd", [group])
+        defer { try? run("/usr/sbin/groupdel", [group]) }
+        let daemon = try APITestDaemon(configure: {
+            $0.socket.readGroup = "nogroup"
+            $0.socket.adminGroup = group
+        })
+        Self.openDirectories(daemon)
+        try await daemon.start()
+        #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true).status == 403)
+        try run("/usr/bin/gpasswd", ["-a", "nobody", group])
+        #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true).status == 200)
+        try run("/usr/bin/gpasswd", ["-d", "nobody", group])
+        #expect(try await daemon.curl("POST", "/v1/recording/resume", asNobody: true).status == 403)
+        try await daemon.stop()
+    }
 }

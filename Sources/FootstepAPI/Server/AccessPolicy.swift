@@ -15,17 +15,18 @@ public enum AccessLevel: String, Sendable {
 /// - read: root, the daemon's own user, members of the read group or the admin group;
 /// - admin: root, the daemon's own user, members of the admin group.
 ///
-/// Membership is the user's primary group (from the peer credentials) plus the
-/// groups `getgrouplist` gives for its name (`/etc/group`, NSS), cached for a few
-/// seconds per uid so a burst of requests does not re-read the group database.
+/// Membership is the peer's primary group (from the peer credentials) plus the
+/// groups `getgrouplist` gives for its user (`/etc/group`, NSS), looked up for
+/// every request: someone removed from a group loses access at once. (The
+/// gids of the two group names are cached for a few seconds.)
 public final class AccessPolicy: Sendable {
     public let readGroup: String
     public let adminGroup: String
     private let daemonUID: uid_t
     private let cacheSeconds: Double
-    private let cache = Mutex<[uid_t: (groups: Set<gid_t>, at: ContinuousClock.Instant)]>([:])
     private let groupIDCache = Mutex<(read: gid_t?, admin: gid_t?, at: ContinuousClock.Instant)?>(nil)
 
+    /// - Parameter cacheSeconds: How long the gids of the group names are kept.
     public init(readGroup: String, adminGroup: String, daemonUID: uid_t = geteuid(), cacheSeconds: Double = 5) {
         self.readGroup = readGroup
         self.adminGroup = adminGroup
@@ -70,18 +71,9 @@ public final class AccessPolicy: Sendable {
         return ids
     }
 
-    /// The peer's groups: its primary gid and its user's supplementary groups.
+    /// The peer's groups: its primary gid and its user's supplementary groups, as they are now.
     func groups(of peer: PeerCredentials) -> Set<gid_t> {
-        let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0[peer.uid] }), now - cached.at < .seconds(cacheSeconds) {
-            return cached.groups.union([peer.gid])
-        }
-        let groups = Self.supplementaryGroups(uid: peer.uid)
-        cache.withLock { cache in
-            if cache.count > 1024 { cache.removeAll() }
-            cache[peer.uid] = (groups, now)
-        }
-        return groups.union([peer.gid])
+        Self.supplementaryGroups(uid: peer.uid).union([peer.gid])
     }
 
     /// The groups of the user with `uid` (empty for a uid without a passwd entry).
