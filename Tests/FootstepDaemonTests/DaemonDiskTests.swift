@@ -92,6 +92,16 @@ struct DaemonDiskTests {
         // Audio stopped for a while: a hole of seconds between two files.
         let holes = zip(files, files.dropFirst()).map { $1.startFrame - ($0.startFrame + $0.frames) }
         #expect((holes.max() ?? 0) >= 16000, "\(holes)")
+        // ... recorded as a gap with its cause, from the end of one file to the start of the next.
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.count >= 1)
+        #expect(gaps.allSatisfy { $0.reason == "audio not written: free disk space below the reserve" })
+        if let gap = gaps.first, let before = files.last(where: { $0.startedAt < gap.startedAt }),
+            let after = files.first(where: { $0.startedAt >= gap.endedAt.addingTimeInterval(-0.01) })
+        {
+            #expect(abs(gap.startedAt.timeIntervalSince(before.endsAt)) < 0.2)
+            #expect(abs(gap.endedAt.timeIntervalSince(after.startedAt)) < 0.2)
+        }
         #expect(files.allSatisfy { DaemonTestSupport.decodedFrames($0.path) == $0.frames })
         // Events of the stretch without audio are stored, without an audio file; the
         // others have their clips.
@@ -127,6 +137,8 @@ struct DaemonDiskTests {
         #expect(daemon.status.lastError?.contains("cannot write audio file") == true)
         unlink(filler)
         #expect(await DaemonTestSupport.waitUntil(3) { daemon.status.audioWriting })
+        // The error is over: status no longer shows it.
+        #expect(daemon.status.lastError == nil)
         try await running.value
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
@@ -136,6 +148,9 @@ struct DaemonDiskTests {
         let files = try database.audioFiles(session: session.id!)
         #expect(files.count >= 2)
         #expect(files.allSatisfy { $0.closedAt != nil })
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.count >= 1)
+        #expect(gaps.allSatisfy { $0.reason.hasPrefix("audio not written: cannot write audio file") }, "\(gaps.map(\.reason))")
         // The file written after the space returned is complete.
         let last = try #require(files.last)
         #expect(DaemonTestSupport.decodedFrames(last.path) == last.frames)

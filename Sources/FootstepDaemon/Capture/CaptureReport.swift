@@ -23,10 +23,16 @@ enum CaptureReport: Sendable {
     /// Capture resumed after `deviceLost`: the stretch in between is a gap. `drift` is
     /// how far the wall clock moved past the sample clock (the clock is re-anchored).
     case deviceRestored(lostAt: Date, at: Date, drift: Double)
-    /// Writing audio failed (disk full, I/O error): events and levels go on.
-    case audioWriteFailed(reason: String)
-    /// Writing audio works again.
-    case audioWriteResumed
+    /// Writing audio failed (disk full, I/O error) with the audio at session
+    /// time `at`: events and levels go on.
+    case audioWriteFailed(reason: String, at: Date)
+    /// Writing audio works again from session time `at`.
+    case audioWriteResumed(at: Date)
+    /// Audio is not written from `at` on: free space is below the reserve
+    /// (the service's storage monitor says why).
+    case audioSuspended(at: Date)
+    /// Audio is written again from `at`.
+    case audioUnsuspended(at: Date)
     /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
     case overrun(droppedPeriods: Int, xruns: Int)
     /// Samples that were not numbers or beyond ±`SampleSanity.limit` were

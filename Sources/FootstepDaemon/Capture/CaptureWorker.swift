@@ -166,7 +166,11 @@ final class CaptureWorker: @unchecked Sendable {
         }
         func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {
             let suspendNow = audioSuspended.load(ordering: .acquiring)
-            if suspendNow != suspended { suspended = suspendNow }
+            if suspendNow != suspended {
+                suspended = suspendNow
+                let at = writer.time(ofFrame: writer.sessionFrame)
+                post(suspended ? .audioSuspended(at: at) : .audioUnsuspended(at: at))
+            }
             if suspended {
                 writer.skip(frames: count)
                 return
@@ -183,14 +187,15 @@ final class CaptureWorker: @unchecked Sendable {
                 }
                 audioFailedAt = nil
                 try? writer.reanchor(to: writer.time(ofFrame: writer.sessionFrame))
-                post(.audioWriteResumed)
+                post(.audioWriteResumed(at: writer.time(ofFrame: writer.sessionFrame)))
             }
             do {
                 try writer.write(samples, frames: count, capturedUntil: settings.reanchorAtRoll ? Date() : nil)
             } catch {
                 audioFailedAt = .now
+                let at = writer.time(ofFrame: writer.sessionFrame)
                 try? writer.abandonCurrent()
-                post(.audioWriteFailed(reason: "\(error)"))
+                post(.audioWriteFailed(reason: "\(error)", at: at))
             }
         }
 
@@ -319,7 +324,7 @@ final class CaptureWorker: @unchecked Sendable {
         pipeline.finish { handle($0) }
         if !batch.isEmpty { reports.withLock { $0.append(contentsOf: batch) } }
         clips.flushPending()
-        do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)")) }
+        do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)", at: writer.time(ofFrame: writer.sessionFrame))) }
         source.close()
     }
 

@@ -43,6 +43,8 @@ struct SessionSink {
     /// Closed files the store could not record yet (disk full): retried at each flush.
     private var pendingCloses: [(id: Int64, file: RollingAudioWriter.ClosedFile)] = []
     private var failedFlushes = 0
+    /// The stretch without audio in progress (disk full, below the reserve): since when, and why.
+    private var audioGap: (start: Date, reason: String)?
     private var bouts = BoutRecorder()
     /// Stored events by onset frame, until their clip arrives (clips come seconds later).
     private var eventIdsByOnset: [Int64: Int64] = [:]
@@ -122,13 +124,20 @@ struct SessionSink {
                         "message_id": "\(MessageID.deviceRestored)", "footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))",
                     ]) { $1 })
                 status { $0.state = .recording; $0.lastError = nil }
-            case let .audioWriteFailed(reason):
+            case let .audioWriteFailed(reason, at):
                 currentFile = nil
+                beginAudioGap(at: at, reason: "audio not written: \(reason)")
                 logger.critical("audio writing suspended: \(reason); events and levels are still recorded", metadata: sessionMetadata)
                 status { $0.audioWriting = false; $0.lastError = reason }
-            case .audioWriteResumed:
+            case let .audioWriteResumed(at):
+                endAudioGap(at: at)
                 logger.notice("audio writing resumed", metadata: sessionMetadata)
-                status { $0.audioWriting = true }
+                status { $0.audioWriting = true; $0.lastError = nil }
+            case let .audioSuspended(at):
+                currentFile = nil
+                beginAudioGap(at: at, reason: "audio not written: free disk space below the reserve")
+            case let .audioUnsuspended(at):
+                endAudioGap(at: at)
             case let .overrun(droppedPeriods, xruns):
                 // The capture thread reports changes of the counters at most every 10 s.
                 logger.warning(
@@ -297,8 +306,26 @@ struct SessionSink {
     }
 
     /// Ends the session's bookkeeping: the open bout is stored, clips never matched are reported.
+    /// Starts a stretch without audio (events and levels go on), unless one is open.
+    private mutating func beginAudioGap(at: Date, reason: String) {
+        if audioGap == nil { audioGap = (at, reason) }
+    }
+
+    /// Ends the stretch without audio at `at` and stores it as a gap.
+    private mutating func endAudioGap(at: Date) {
+        guard let (start, reason) = audioGap else { return }
+        audioGap = nil
+        guard at > start else { return }
+        do {
+            try database.addGap(sessionId: sessionId, from: start, to: at, reason: reason)
+        } catch {
+            logger.error("cannot record the gap without audio: \(error)", metadata: sessionMetadata)
+        }
+    }
+
     mutating func finish(status: StatusUpdate) {
         flush(status: status)
+        if audioGap != nil { endAudioGap(at: max(audioGap!.start, lastDataTime ?? Date())) }
         if let bout = bouts.finish() { store(bout, status: status) }
         for clip in unmatchedClips.values {
             logger.warning("clip \(clip.path) has no stored event; left on disk", metadata: sessionMetadata)
