@@ -4,6 +4,7 @@ import FootstepDaemon
 import FootstepStore
 import FootstepTesting
 import Foundation
+import Logging
 import Testing
 
 /// A small tmpfs, mounted for the test when we may (root with CAP_SYS_ADMIN):
@@ -155,6 +156,40 @@ struct DaemonDiskTests {
         let last = try #require(files.last)
         #expect(DaemonTestSupport.decodedFrames(last.path) == last.frames)
         #expect(last.frames > 16000)
+    }
+
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs"))
+    func eventsThatCannotBeStoredAtShutdownAreCountedInTheJournal() async throws {
+        let directory = try TemporaryDirectory()
+        let fs = try #require(SmallFileSystem(in: directory.path, bytes: 8 << 20))
+        let state = "\(fs.path)/state"
+        _ = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        var configuration = DaemonConfiguration()
+        configuration.retention.minimumFreeBytes = 0
+        configuration.recording.clipBefore = 0
+        configuration.recording.clipAfter = 0
+        var options = DaemonOptions(stateDirectory: state, speed: 20)
+        options.audioRetryInterval = 60
+        let collector = LogCollector()
+        let logger = Logger(label: "footstepd-test") { _ in collector }
+        let (group, daemon) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "stomping:seed=14,duration=600"), options: options,
+            logger: logger, handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.storedEvents > 2 })
+        // The disk fills up: from now on no event can be written.
+        _ = try fs.fill(leaving: 0)
+        #expect(await DaemonTestSupport.waitUntil(10) {
+            collector.entries.contains { $0.message.hasPrefix("cannot store") && $0.message.contains("events") }
+        })
+        await group.triggerGracefulShutdown()
+        try await running.value
+
+        let lost = collector.entries.first { $0.metadata["footstep.lost_events"] != nil }
+        let entry = try #require(lost, "no journal entry counts the lost events")
+        #expect(entry.level == .critical)
+        #expect(entry.message.contains("could not be stored and are lost"))
+        #expect(Int(entry.metadata["footstep.lost_events"] ?? "") ?? 0 > 0)
     }
 
     @Test func retentionDeletesTheOldestAudioButNeverClips() async throws {

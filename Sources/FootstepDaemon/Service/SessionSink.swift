@@ -277,7 +277,10 @@ struct SessionSink {
                 pendingLevels.removeAll(keepingCapacity: true)
             } catch {
                 logger.error("cannot store level intervals: \(error)", metadata: sessionMetadata)
-                if pendingLevels.count > 1000 { pendingLevels.removeAll() }
+                if pendingLevels.count > 1000 {
+                    logger.critical("dropping \(pendingLevels.count) unstored level minutes", metadata: sessionMetadata)
+                    pendingLevels.removeAll()
+                }
             }
         }
     }
@@ -325,6 +328,21 @@ struct SessionSink {
 
     mutating func finish(status: StatusUpdate) {
         flush(status: status)
+        if !pendingEvents.isEmpty { flush(status: status) }  // one more try: a retention sweep may have made room
+        if !pendingEvents.isEmpty {
+            // Nothing more can be done here: say exactly what is lost.
+            let times = pendingEvents.map(\.timestamp)
+            let footsteps = pendingEvents.filter { $0.kind == .footstep }.count
+            logger.critical(
+                "\(pendingEvents.count) events (\(footsteps) footsteps) from \(StoredDate.text(times.min()!)) to \(StoredDate.text(times.max()!)) UTC could not be stored and are lost: the store refused every write (disk full?)",
+                metadata: sessionMetadata.merging(["footstep.lost_events": "\(pendingEvents.count)"]) { $1 })
+            pendingEvents.removeAll()
+        }
+        if !pendingLevels.isEmpty {
+            logger.critical(
+                "\(pendingLevels.count) level minutes could not be stored and are lost (disk full?)", metadata: sessionMetadata)
+            pendingLevels.removeAll()
+        }
         if audioGap != nil { endAudioGap(at: max(audioGap!.start, lastDataTime ?? Date())) }
         if let bout = bouts.finish() { store(bout, status: status) }
         for clip in unmatchedClips.values {
