@@ -9,7 +9,14 @@ public struct DaemonStatus: Sendable, Equatable {
         case starting, recording, paused, idle, deviceLost = "device-lost", stopping
     }
 
-    public var state: State = .starting
+    /// Owns `state`: every change goes through `handle(_:)`.
+    private var machine = DaemonStateMachine()
+    /// What the daemon is doing.
+    public var state: State { machine.state }
+
+    /// Moves the state on `event` (see `DaemonStateMachine`); returns the new state when it changed.
+    @discardableResult
+    public mutating func handle(_ event: DaemonStateMachine.Event) -> State? { machine.handle(event) }
     /// Version of the running daemon.
     public var version = FootstepVersion.current
     /// When the daemon started.

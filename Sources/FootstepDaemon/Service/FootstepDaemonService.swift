@@ -152,7 +152,7 @@ public final class FootstepDaemonService: Service, Sendable {
             while !isShuttingDown {
                 housekeeping.tick(configuration: self.configuration, status: update)
                 guard control.withLock({ $0.wantRunning }), housekeeping.scheduleActive else {
-                    update { $0.state = .idle; $0.sessionId = nil }
+                    update { $0.handle(.waiting); $0.sessionId = nil }
                     if !readySent {
                         // Up and waiting (stopped, or outside the schedule's windows).
                         await waitForControlSocket()
@@ -173,7 +173,7 @@ public final class FootstepDaemonService: Service, Sendable {
         } onGracefulShutdown: {
             self.shuttingDown.store(true, ordering: .releasing)
         }
-        update { $0.state = .stopping }
+        update { $0.handle(.shutdownRequested) }
         liveLevels.finishAll()
         liveEvents.finishAll()
         notifier.stopping(status: "stopping")
@@ -238,7 +238,7 @@ public final class FootstepDaemonService: Service, Sendable {
                 return opened
             } catch {
                 guard case .alsa = source, case .deviceUnavailable = error else { throw DaemonError("\(error)") }
-                update { $0.state = .deviceLost; $0.lastError = "\(error)" }
+                update { $0.handle(.deviceLost); $0.lastError = "\(error)" }
                 notifier.status(status.line)
                 logger.error("capture device unavailable, retrying", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: .seconds(delay))
@@ -293,7 +293,7 @@ public final class FootstepDaemonService: Service, Sendable {
                 reanchorAtRoll: options.reanchorAtRoll ?? (reopen != nil)))
         worker.setAudioSuspended(housekeeping.storage.diskLow)
         update {
-            $0.state = .recording
+            $0.handle(.sessionStarted)
             $0.sessionId = sessionId
             $0.sessionTitle = session.title
             $0.sessionStartedAt = session.startedAt
@@ -356,7 +356,7 @@ public final class FootstepDaemonService: Service, Sendable {
                 paused = wantPaused
                 worker.setPaused(paused)
                 try? database.setSessionStatus(sessionId, paused ? .paused : .recording)
-                update { $0.state = paused ? .paused : .recording }
+                update { $0.handle(paused ? .paused : .resumed) }
                 logger.info("session \(sessionId) \(paused ? "paused" : "resumed")", metadata: ["footstep.session": "\(sessionId)"])
             }
             let finished = worker.isFinished
@@ -407,7 +407,7 @@ public final class FootstepDaemonService: Service, Sendable {
             $0.sessionTitle = nil
             $0.sessionStartedAt = nil
             $0.level = nil
-            $0.state = .idle
+            $0.handle(.sessionEnded)
         }
         if let failure = sink.failure, !stopRequested { throw DaemonError(failure) }
         return !stopRequested

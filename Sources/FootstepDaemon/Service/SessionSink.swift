@@ -111,7 +111,7 @@ struct SessionSink {
                 logger.error(
                     "capture device lost: \(reason); the gap starts at the last frame received, waiting for audio",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
-                status { $0.state = .deviceLost; $0.lastError = reason }
+                status { $0.handle(.deviceLost); $0.lastError = reason }
             case let .deviceRestored(lostAt, at, drift):
                 do {
                     try database.addGap(sessionId: sessionId, from: lostAt, to: at, reason: "capture device lost")
@@ -123,7 +123,7 @@ struct SessionSink {
                     metadata: sessionMetadata.merging([
                         "message_id": "\(MessageID.deviceRestored)", "footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))",
                     ]) { $1 })
-                status { $0.state = .recording; $0.lastError = nil }
+                status { $0.handle(.deviceRestored); $0.lastError = nil }
             case let .audioWriteFailed(reason, at):
                 currentFile = nil
                 beginAudioGap(at: at, reason: "audio not written: \(reason)")
