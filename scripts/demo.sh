@@ -47,6 +47,9 @@ if (( 10#$(date +%H) >= 7 )); then night=$(date -d yesterday +%F); else night=$(
 morning=$(date -d "$night + 1 day" +%F)
 cat > "$config" <<TOML
 # The demo's configuration (see config/footstepd.toml for every key).
+[capture]
+microphone = "none: footstepd's built-in synthetic night (--source demo)"
+placement = "a simulated bedroom below a timber-joist floor"
 [levels]
 # The synthetic night's background reads about 31 dB(A) with this offset. A
 # real installation measures it: footstepctl calibrate.

@@ -8,7 +8,8 @@ extension DaemonConfiguration {
         var lines: [String] = []
         lines += ["[capture]", "device = \(q(capture.device))", "sample_rate = \(capture.sampleRate)",
                   "channels = \(capture.channels)", "format = \(q(capture.sampleFormat.rawValue))",
-                  "period_frames = \(capture.periodFrames)", ""]
+                  "period_frames = \(capture.periodFrames)", "microphone = \(q(capture.microphone))",
+                  "placement = \(q(capture.placement))", ""]
         lines += ["[recording]", "audio_format = \(q(recording.audioFormat.rawValue))",
                   "roll_interval = \(q(n(recording.rollInterval) + "s"))", "clip_before = \(n(recording.clipBefore))",
                   "clip_after = \(n(recording.clipAfter))", "sync_interval = \(n(recording.syncInterval))", ""]

@@ -67,6 +67,8 @@ extension DaemonConfiguration {
         let format = try capture.string("format", default: "S16_LE", allowed: CaptureSampleFormat.allCases.map(\.rawValue))
         configuration.capture.sampleFormat = CaptureSampleFormat(rawValue: format)!
         configuration.capture.periodFrames = try capture.int("period_frames", default: 0, range: 0...65536)
+        configuration.capture.microphone = try capture.string("microphone", default: "")
+        configuration.capture.placement = try capture.string("placement", default: "")
         try capture.finish()
 
         var recording = try section("recording")

@@ -11,6 +11,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var channels = 1
         public var sampleFormat: CaptureSampleFormat = .s16LE
         public var periodFrames = 0
+        /// The microphone (make, model, serial), printed on the reports' equipment page.
+        public var microphone = ""
+        /// Where it is (room, height, distance from walls), for the same page.
+        public var placement = ""
     }
 
     public struct Recording: Sendable, Equatable {

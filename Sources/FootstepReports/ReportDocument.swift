@@ -12,6 +12,8 @@ public struct ReportDocument: Sendable {
     public var coverage: ReportCoverage?
     /// The store's hash chain as verified for this report (nil: not from a store).
     public var integrity: ReportIntegrity?
+    /// Devices, microphone and calibrations (nil: not known).
+    public var equipment: ReportEquipment?
     /// Standard rules first, then the user's.
     public var rules: [RuleCheck]
     /// Every event in the scope, oldest first.
@@ -36,15 +38,17 @@ public struct ReportDocument: Sendable {
     /// - Parameter audio: Reads the clip of one of the loudest events (nil: none available).
     /// - Parameter coverage: What was recorded (nil: not known, e.g. a report on recordings).
     /// - Parameter integrity: The store's hash chain as verified for this report.
+    /// - Parameter equipment: The devices, microphone and calibrations behind the levels.
     public init(
         events: [ReportEvent], levels: [ReportLevelInterval], bouts: [ReportBout] = [], scope: ReportScope,
         options: ReportOptions, coverage: ReportCoverage? = nil, integrity: ReportIntegrity? = nil,
-        audio: (ReportEvent) -> ReportAudio? = { _ in nil }
+        equipment: ReportEquipment? = nil, audio: (ReportEvent) -> ReportAudio? = { _ in nil }
     ) {
         self.options = options
         self.scope = scope
         self.coverage = coverage
         self.integrity = integrity
+        self.equipment = equipment
         let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
         let levelsInScope = levels.filter { scope.contains($0.start) }.sorted { $0.start < $1.start }
         self.events = inScope

@@ -133,7 +133,8 @@ extension FootstepCtl {
                 softwareVersion: FootstepVersion.current, paper: paper, rules: rules.map(\.rule), maximumListedEvents: maxListed)
             let document = ReportDocument(
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
-                coverage: input.coverage, integrity: input.integrity, audio: ReportClipReader.audio(for:))
+                coverage: input.coverage, integrity: input.integrity, equipment: input.equipment,
+                audio: ReportClipReader.audio(for:))
             let built = Date()
             let (files, clips, clipSeconds) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
             let pruned = settings.keep.map { ReportPruner.prune(directory: output, keep: $0) } ?? []
@@ -189,6 +190,9 @@ extension FootstepCtl {
                 scope: scope, source: "footstepd store \(path)",
                 coverage: try loader.coverage(from: resolved.from, to: resolved.to, session: session),
                 integrity: try loader.integrity(databasePath: URL(fileURLWithPath: path).standardizedFileURL.path),
+                equipment: try loader.equipment(
+                    from: resolved.from, to: resolved.to, session: session, microphone: settings.microphone,
+                    placement: settings.placement),
                 baseName: ["footstep-report", session.map { "session\($0)" }, period == nil && session != nil ? nil : resolved.label]
                     .compactMap { $0 }.joined(separator: "-"))
         }
@@ -216,6 +220,8 @@ struct ReportInputSet {
     var coverage: ReportCoverage? = nil
     /// The store's hash chain, verified now (nil for recordings).
     var integrity: ReportIntegrity? = nil
+    /// Devices, microphone and calibrations (nil for recordings).
+    var equipment: ReportEquipment? = nil
     /// File name without extension.
     var baseName: String
 }

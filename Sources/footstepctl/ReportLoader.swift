@@ -54,6 +54,34 @@ struct ReportLoader {
         return ReportCoverage(sessions: sessions, gaps: gaps)
     }
 
+    /// The devices of the sessions overlapping `[from, to)` (only `session` when
+    /// given), every calibration up to `to`, and the microphone as configured.
+    func equipment(from: Date, to: Date, session: Int64?, microphone: String, placement: String) throws(StoreError)
+        -> ReportEquipment
+    {
+        var devices: [ReportEquipment.Device] = []
+        for summary in try database.sessions() {
+            let record = summary.session
+            guard let id = record.id, session == nil || session == id, record.startedAt < to,
+                (record.endedAt ?? .distantFuture) > from
+            else { continue }
+            if let index = devices.firstIndex(where: {
+                $0.name == record.device && $0.sampleRate == record.sampleRate && $0.channels == record.channels
+            }) {
+                devices[index].sessions += 1
+            } else {
+                devices.append(ReportEquipment.Device(
+                    name: record.device, sampleRate: record.sampleRate, channels: record.channels, sessions: 1))
+            }
+        }
+        let calibrations = try database.calibrations().filter { $0.measuredAt <= to }.map {
+            ReportCalibration(
+                offsetDB: $0.offsetDB, measuredAt: $0.measuredAt, method: $0.method, reference: $0.reference,
+                isFromConfiguration: $0.isFromConfiguration)
+        }
+        return ReportEquipment(devices: devices, microphone: microphone, placement: placement, calibrations: calibrations)
+    }
+
     /// Verifies the event hash chain now, for the report's integrity section.
     func integrity(databasePath: String) throws(StoreError) -> ReportIntegrity {
         let chain = try database.verifyChain()

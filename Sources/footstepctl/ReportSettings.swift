@@ -14,6 +14,9 @@ struct ReportSettings {
     var keep: Int?
     /// The configuration file read, or nil when none was.
     var configurationFile: String?
+    /// `[capture] microphone` and `placement`, for the equipment page.
+    var microphone = ""
+    var placement = ""
 
     /// Resolves the settings. `configurationPath` nil means the default file,
     /// which may be missing (defaults apply); a file named on the command line
@@ -44,7 +47,8 @@ struct ReportSettings {
         return ReportSettings(
             quietHours: quiet, address: address ?? configuration.reports.address, notes: notes ?? configuration.reports.notes,
             stateDirectory: state, outputDirectory: output ?? configuredDirectory,
-            keep: keep ?? (output == nil ? configuration.reports.keep : nil), configurationFile: read)
+            keep: keep ?? (output == nil ? configuration.reports.keep : nil), configurationFile: read,
+            microphone: configuration.capture.microphone, placement: configuration.capture.placement)
     }
 
     private static func readConfiguration(_ path: String) throws -> String {

@@ -21,9 +21,18 @@ struct ReportCoverageTests {
             headHash: String(repeating: "ab", count: 32), headEventId: 600, checkedEvents: 600, intact: true, problems: 0,
             verifiedAt: start.addingTimeInterval(3 * 86400), command: "footstepctl verify --database /var/lib/footstepd/footstepd.db")
         let events = ReportFixture.events(count: 300, days: 1)
+        let day = 86_400.0
+        let equipment = ReportEquipment(
+            devices: [ReportEquipment.Device(name: "alsa:plughw:CARD=Mic,DEV=0", sampleRate: 16000, channels: 1, sessions: 1)],
+            microphone: "Dayton UMM-6, serial 123-4567", placement: "bedroom, 1.2 m above the floor, 1 m from the wall",
+            calibrations: [
+                ReportCalibration(offsetDB: 100, measuredAt: start.addingTimeInterval(-30 * day), method: "configuration file", isFromConfiguration: true),
+                ReportCalibration(offsetDB: 112.0, measuredAt: start.addingTimeInterval(-20 * day), method: "94 dB calibrator at 1 kHz", reference: "class 1 calibrator"),
+                ReportCalibration(offsetDB: 112.4, measuredAt: start.addingTimeInterval(-1 * day), method: "94 dB calibrator at 1 kHz", reference: "class 1 calibrator"),
+            ])
         return ReportDocument(
             events: events, levels: ReportFixture.levels(days: 1), scope: ReportFixture.scope(days: 3),
-            options: ReportOptions(address: "Flat 2"), coverage: coverage, integrity: integrity)
+            options: ReportOptions(address: "Flat 2"), coverage: coverage, integrity: integrity, equipment: equipment)
     }
 
     @Test func nightsWithoutAudioAreNotRecordedAndTheOutagesAreListed() throws {
@@ -61,5 +70,35 @@ struct ReportCoverageTests {
         let streamed = JSONReport(document: document).render()
         let encoded = try ReportJSON.encoder.encode(ReportJSON(document))
         #expect(String(decoding: streamed, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+    }
+
+    @Test func theEquipmentPageListsDeviceMicrophoneCalibrationsDriftAndNoiseFloor() throws {
+        let html = HTMLReport(document: Self.document()).render()
+        #expect(html.contains("<h2>Equipment and calibration</h2>"))
+        #expect(html.contains("alsa:plughw:CARD=Mic,DEV=0, 16000 Hz, 1 channel (1 session)"))
+        #expect(html.contains("Dayton UMM-6, serial 123-4567"))
+        #expect(html.contains("bedroom, 1.2 m above the floor"))
+        #expect(html.contains("+100.0 dB from the configuration file, no reference measurement"))
+        #expect(html.contains("+112.4 dB; method: 94 dB calibrator at 1 kHz; reference: class 1 calibrator"))
+        #expect(html.contains("+0.4 dB since the previous measurement"))
+        #expect(html.contains("lowest LA90 of each night: night of 2026-11-20: "))
+        // The fixture's quietest minute is far below every limit: no warning.
+        #expect(!html.contains("is within 6 dB of the limit"))
+    }
+
+    @Test func aNoiseFloorNearARulesLimitIsPointedOut() throws {
+        let start = ReportFixture.start
+        let levels = (0..<(24 * 60)).map { minute in
+            ReportLevelInterval(start: start.addingTimeInterval(Double(minute) * 60), laeq: 33, lceq: 45, lafMax: 38, la90: 30.5)
+        }
+        let document = ReportDocument(
+            events: [], levels: levels, scope: ReportFixture.scope(days: 1), options: ReportOptions(),
+            equipment: ReportEquipment(devices: []))
+        let warnings = document.noiseFloorWarnings
+        // The Korean 1-minute rule's night limit is 34 dB(A): 30.5 is within 6 dB of it.
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("LA90 30.5 dB(A)) is within 6 dB of the limit of \"Korean inter-floor standard, 1-minute LAeq\" (34 dB(A))") == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONReport(document: document).render()) as? [String: Any])
+        #expect(((json["equipment"] as? [String: Any])?["warnings"] as? [String])?.count == 1)
     }
 }

@@ -63,6 +63,10 @@ public struct HTMLReport {
             html += table(d.nightTable)
         }
         html += loudest()
+        if d.equipment != nil {
+            html += "<h2>Equipment and calibration</h2><dl class=\"facts\">" + d.equipmentFacts.map { fact($0.label, $0.value) }.joined() + "</dl>"
+            for warning in d.noiseFloorWarnings { html += "<p class=\"warn\">\(e(warning))</p>" }
+        }
         if d.integrity != nil {
             html += "<h2>Integrity</h2><dl class=\"facts\">" + d.integrityFacts.map { fact($0.label, $0.value) }.joined() + "</dl>"
         }

@@ -60,6 +60,39 @@ public struct ReportJSON: Codable, Sendable, Equatable {
     public var coverage: Coverage?
     /// The store's hash chain as verified for the report; nil when not from a store.
     public var integrity: Integrity?
+    /// Devices, microphone, calibrations and noise floor; nil when not known.
+    public var equipment: Equipment?
+
+    public struct Equipment: Codable, Sendable, Equatable {
+        public var devices: [Device]
+        public var microphone: String
+        public var placement: String
+        public var calibrations: [Calibration]
+        /// The lowest LA90 of each night.
+        public var noiseFloors: [NoiseFloor]
+        /// Rules whose limit is within 6 dB of the lowest noise floor.
+        public var warnings: [String]
+
+        public struct Device: Codable, Sendable, Equatable {
+            public var name: String
+            public var sampleRate: Int
+            public var channels: Int
+            public var sessions: Int
+        }
+
+        public struct Calibration: Codable, Sendable, Equatable {
+            public var offsetDB: Double
+            public var measuredAt: Date
+            public var method: String
+            public var reference: String
+            public var fromConfiguration: Bool
+        }
+
+        public struct NoiseFloor: Codable, Sendable, Equatable {
+            public var date: String
+            public var la90: Double
+        }
+    }
 
     public struct Coverage: Codable, Sendable, Equatable {
         /// Seconds of the quiet hours in the period, and of them recorded.
@@ -306,6 +339,20 @@ extension ReportJSON {
                 nightsNotRecorded: s.nights.filter(\.notRecorded).map(\.date),
                 sessions: coverage.sessions.map { Coverage.Session(id: $0.id, title: $0.title, start: $0.start, end: $0.end, status: $0.status) },
                 gaps: coverage.gaps.map { Coverage.Gap(sessionId: $0.sessionId, start: $0.start, end: $0.end, reason: $0.reason) })
+        }
+        equipment = document.equipment.map { equipment in
+            Equipment(
+                devices: equipment.devices.map {
+                    Equipment.Device(name: $0.name, sampleRate: $0.sampleRate, channels: $0.channels, sessions: $0.sessions)
+                },
+                microphone: equipment.microphone, placement: equipment.placement,
+                calibrations: equipment.calibrations.map {
+                    Equipment.Calibration(
+                        offsetDB: $0.offsetDB, measuredAt: $0.measuredAt, method: $0.method, reference: $0.reference,
+                        fromConfiguration: $0.isFromConfiguration)
+                },
+                noiseFloors: document.noiseFloors.map { Equipment.NoiseFloor(date: $0.date, la90: $0.la90) },
+                warnings: document.noiseFloorWarnings)
         }
         integrity = document.integrity.map {
             Integrity(

@@ -110,6 +110,11 @@ public struct PDFReport {
         let d = document
         layout.heading("Summary")
         for fact in d.summaryFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }
+        if d.equipment != nil {
+            layout.heading("Equipment and calibration")
+            for fact in d.equipmentFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }
+            for warning in d.noiseFloorWarnings { layout.paragraph(warning, size: 8, colour: .warning) }
+        }
         if d.integrity != nil {
             layout.heading("Integrity")
             for fact in d.integrityFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }

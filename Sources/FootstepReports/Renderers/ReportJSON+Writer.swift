@@ -22,6 +22,10 @@ extension ReportJSON {
                     w.key("other").int(day.other)
                 }
             }
+            if let equipment {
+                w.key("equipment")
+                equipment.write(to: w)
+            }
             w.key("events").array(events) { ReportJSON.Event($0, clock: clock).write(to: w) }
             w.key("generatedAt").date(generatedAt)
             w.key("hourlyLevels").array(hourlyLevels) { $0.write(to: w) }
@@ -183,6 +187,39 @@ extension ReportJSON.Coverage {
                     w.key("title").string(session.title)
                 }
             }
+        }
+    }
+}
+
+extension ReportJSON.Equipment {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("calibrations").array(calibrations) { calibration in
+                w.object {
+                    w.key("fromConfiguration").bool(calibration.fromConfiguration)
+                    w.key("measuredAt").date(calibration.measuredAt)
+                    w.key("method").string(calibration.method)
+                    w.key("offsetDB").double(calibration.offsetDB)
+                    w.key("reference").string(calibration.reference)
+                }
+            }
+            w.key("devices").array(devices) { device in
+                w.object {
+                    w.key("channels").int(device.channels)
+                    w.key("name").string(device.name)
+                    w.key("sampleRate").int(device.sampleRate)
+                    w.key("sessions").int(device.sessions)
+                }
+            }
+            w.key("microphone").string(microphone)
+            w.key("noiseFloors").array(noiseFloors) { floor in
+                w.object {
+                    w.key("date").string(floor.date)
+                    w.key("la90").double(floor.la90)
+                }
+            }
+            w.key("placement").string(placement)
+            w.key("warnings").array(warnings) { w.string($0) }
         }
     }
 }
