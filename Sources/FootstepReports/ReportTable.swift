@@ -106,6 +106,26 @@ extension ReportDocument {
         return table
     }
 
+    /// The loudest footsteps (up to 10) by LAFmax: beside the loudest events,
+    /// which are often knocks and slams.
+    var loudestFootstepTable: ReportTable? {
+        let steps = events.filter { $0.kind == .footstep }.sorted { $0.laMax != $1.laMax ? $0.laMax > $1.laMax : $0.timestamp < $1.timestamp }
+        guard !steps.isEmpty else { return nil }
+        let clock = clock
+        var table = ReportTable(
+            columns: [
+                .init("#", 0.6), .init("When", 1.8, numeric: false), .init("Type", 1.2, numeric: false), .init("Conf.", 0.6),
+                .init("LAFmax", 0.8), .init("LCFmax", 0.8), .init("Notes", 2.4, numeric: false),
+            ], rows: [])
+        for event in steps.prefix(10) {
+            table.rows.append([
+                event.id.map(String.init) ?? "", clock.dateTime(event.timestamp), event.type.rawValue,
+                ReportNumber.fixed(event.confidence, 2), level(event.laMax), level(event.lcMax), event.notes,
+            ])
+        }
+        return table
+    }
+
     /// Coverage in words: how much of the quiet hours was recorded, and what interrupted it.
     var coverageStatement: String? {
         guard let coverage else { return nil }
@@ -190,20 +210,25 @@ extension ReportDocument {
         return table
     }
 
-    /// The event list (time, kind/type, levels, notes, clip file name).
-    var eventTable: ReportTable {
+    /// The event list (time, kind/type, levels, notes, clip file name): the HTML's,
+    /// whose clip column links the files.
+    var eventTable: ReportTable { eventTable(clipNames: true) }
+
+    /// The event list one line per event (the PDF's): the clip column says
+    /// whether a clip exists; its file is linked from the HTML and in the bundle.
+    func eventTable(clipNames: Bool) -> ReportTable {
         let clock = clock
         var table = ReportTable(
             columns: [
                 .init("#", 0.6), .init("Date", 1.1, numeric: false), .init("Time", 1.1, numeric: false),
                 .init("Kind / type", 1.4, numeric: false), .init("Conf.", 0.6), .init("LAFmax", 0.8), .init("LCFmax", 0.8),
-                .init("Notes", 2.6, numeric: false), .init("Clip", 1.5, numeric: false),
+                .init("Notes", clipNames ? 2.6 : 3.6, numeric: false), .init("Clip", clipNames ? 1.5 : 0.5, numeric: false),
             ], rows: [], linkColumn: 8)
         table.rows = listedEvents.map { event in
             [
                 event.id.map(String.init) ?? "", clock.dayKey(event.timestamp), clock.time(event.timestamp, fraction: true),
                 event.kind == .footstep ? event.type.rawValue : "other", ReportNumber.fixed(event.confidence, 2),
-                level(event.laMax), level(event.lcMax), event.notes, event.clip.map { ($0.path as NSString).lastPathComponent } ?? "",
+                level(event.laMax), level(event.lcMax), event.notes, event.clip.map { clipNames ? ($0.path as NSString).lastPathComponent : "yes" } ?? "",
             ]
         }
         return table

@@ -10,6 +10,15 @@ public struct RuleCheck: Sendable, Equatable {
         public var time: Date
         /// The level (dB) or count that exceeded the threshold.
         public var value: Double
+        /// What made it: a footstep (the event, or one in the minute or hour), only other impacts, or neither.
+        public var cause: Cause = .footstep
+
+        public enum Cause: String, Sendable, Equatable {
+            case footstep
+            case otherImpact = "other"
+            /// A minute without any detected impact: the background.
+            case background
+        }
     }
 
     public var rule: ReportRule
@@ -48,13 +57,20 @@ public struct RuleCheck: Sendable, Equatable {
         var hits: [Exceedance] = []
         switch rule.metric {
         case .laeq1min:
+            let sorted = events.sorted { $0.timestamp < $1.timestamp }
             for level in levels where scope.contains(level.start) {
-                if let limit = limit(level.start), level.laeq > limit { hits.append(Exceedance(time: level.start, value: level.laeq)) }
+                if let limit = limit(level.start), level.laeq > limit {
+                    let inMinute = EvidenceStatistics.slice(
+                        sorted, from: level.start, to: level.start.addingTimeInterval(level.seconds), time: \.timestamp)
+                    let cause: Exceedance.Cause =
+                        inMinute.contains { $0.kind == .footstep } ? .footstep : (inMinute.isEmpty ? .background : .otherImpact)
+                    hits.append(Exceedance(time: level.start, value: level.laeq, cause: cause))
+                }
             }
         case .lafmax:
             for event in events where scope.contains(event.timestamp) {
                 if let limit = limit(event.timestamp), event.laMax > limit {
-                    hits.append(Exceedance(time: event.timestamp, value: event.laMax))
+                    hits.append(Exceedance(time: event.timestamp, value: event.laMax, cause: event.kind == .footstep ? .footstep : .otherImpact))
                 }
             }
         case .eventsPerHour:
@@ -69,9 +85,13 @@ public struct RuleCheck: Sendable, Equatable {
         hits.sort { $0.time < $1.time }
 
         if rule.minimumPerHour > 1 && rule.metric != .eventsPerHour {
-            var perHour: [Date: Int] = [:]
-            for hit in hits { perHour[clock.hourStart(hit.time), default: 0] += 1 }
-            hits = perHour.filter { $0.value >= rule.minimumPerHour }.map { Exceedance(time: $0.key, value: Double($0.value)) }
+            var perHour: [Date: (count: Int, footsteps: Int)] = [:]
+            for hit in hits {
+                perHour[clock.hourStart(hit.time), default: (0, 0)].count += 1
+                if hit.cause == .footstep { perHour[clock.hourStart(hit.time), default: (0, 0)].footsteps += 1 }
+            }
+            hits = perHour.filter { $0.value.count >= rule.minimumPerHour }
+                .map { Exceedance(time: $0.key, value: Double($0.value.count), cause: $0.value.footsteps > 0 ? .footstep : .otherImpact) }
                 .sorted { $0.time < $1.time }
         }
         exceedances = hits
@@ -106,7 +126,17 @@ public struct RuleCheck: Sendable, Equatable {
         let unit = rule.minimumPerHour > 1 || rule.metric == .eventsPerHour ? "hour" : (rule.metric == .laeq1min ? "minute" : "time")
         let times = exceedances.count == 1 ? "1 \(unit)" : "\(exceedances.count) \(unit)s"
         let label = unit == "time" ? "exceeded \(exceedances.count == 1 ? "once" : "\(exceedances.count) times")" : "exceeded in \(times)"
-        return rule.countPerNight ? "\(label) on \(nightsExceeded) night\(nightsExceeded == 1 ? "" : "s")" : label
+        let verdict = rule.countPerNight ? "\(label) on \(nightsExceeded) night\(nightsExceeded == 1 ? "" : "s")" : label
+        return verdict + " (" + causeSplit + ")"
+    }
+
+    /// "4 by footsteps, 2 by other impacts, 1 by the background".
+    public var causeSplit: String {
+        let counts: [(Exceedance.Cause, String)] = [(.footstep, "footsteps"), (.otherImpact, "other impacts"), (.background, "the background")]
+        return counts.compactMap { cause, words in
+            let count = exceedances.count { $0.cause == cause }
+            return count > 0 ? "\(count) by \(words)" : nil
+        }.joined(separator: ", ")
     }
 
     /// The date (yyyy-MM-dd) of the night window `time` falls in.

@@ -62,6 +62,9 @@ public struct HTMLReport {
             html += "<h2>Nights</h2><p class=\"muted\">Quiet hours \(e(d.scope.quietHours.description)); levels \(e(d.scope.levelUnit)), \(e(d.scope.calibrationLabel)). * = only part of the night lies in the report period.</p>"
             html += table(d.nightTable)
         }
+        if let steps = d.loudestFootstepTable {
+            html += "<h2>Loudest footsteps</h2><p class=\"muted\">The ten footsteps with the highest LAFmax (\(e(d.scope.levelUnit))); the loudest events of any kind follow.</p>" + table(steps)
+        }
         html += loudest()
         if d.equipment != nil {
             html += "<h2>Equipment and calibration</h2><dl class=\"facts\">" + d.equipmentFacts.map { fact($0.label, $0.value) }.joined() + "</dl>"

@@ -221,6 +221,8 @@ public struct ReportJSON: Codable, Sendable, Equatable {
     public struct Exceedance: Codable, Sendable, Equatable {
         public var time: Date
         public var value: Double
+        /// `footstep`, `other` (only other impacts) or `background` (a minute without impacts).
+        public var cause: String
     }
 
     public struct Rule: Codable, Sendable, Equatable {
@@ -366,7 +368,8 @@ extension ReportJSON {
                 nightThreshold: check.rule.nightThreshold, window: check.rule.window.rawValue,
                 minimumPerHour: check.rule.minimumPerHour, description: check.threshold, judgeable: check.judgeable,
                 verdict: check.verdict, exceedanceCount: check.exceedances.count,
-                exceedances: check.exceedances.map { Exceedance(time: $0.time, value: $0.value) }, perNight: check.perNight)
+                exceedances: check.exceedances.map { Exceedance(time: $0.time, value: $0.value, cause: $0.cause.rawValue) },
+                perNight: check.perNight)
         }
         events = includeEvents ? document.events.map { Event($0, clock: clock) } : []
     }

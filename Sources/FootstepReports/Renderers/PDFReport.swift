@@ -162,6 +162,11 @@ public struct PDFReport {
         let d = document
         guard !d.loudest.isEmpty else { return }
         layout.pageBreak()
+        if let steps = d.loudestFootstepTable {
+            layout.heading("Loudest footsteps")
+            layout.paragraph("The ten footsteps with the highest LAFmax (\(d.scope.levelUnit)); the loudest events of any kind follow.", size: 8, colour: .muted)
+            layout.table(steps, size: 7.5)
+        }
         layout.heading("Loudest events")
         layout.paragraph("Each with its clip's waveform (the impact marked red) and spectrogram (log frequency, 25 Hz to 4 kHz). Play the clips from the HTML report or the clip files named here.", size: 8, colour: .muted)
         for (index, item) in d.loudest.enumerated() {
@@ -192,6 +197,6 @@ public struct PDFReport {
         var note = "Local times (\(d.scope.timeZone.identifier)); levels \(d.scope.levelUnit), \(d.scope.calibrationLabel)."
         if let listNote = d.listNote { note += " " + listNote }
         layout.paragraph(note, size: 8, colour: .muted)
-        layout.table(d.eventTable, size: 7)
+        layout.table(d.eventTable(clipNames: false), size: 7)
     }
 }

@@ -245,6 +245,7 @@ extension ReportJSON.Rule {
             w.key("exceedanceCount").int(exceedanceCount)
             w.key("exceedances").array(exceedances) { exceedance in
                 w.object {
+                    w.key("cause").string(exceedance.cause)
                     w.key("time").date(exceedance.time)
                     w.key("value").double(exceedance.value)
                 }
