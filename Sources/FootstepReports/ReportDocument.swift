@@ -14,6 +14,8 @@ public struct ReportDocument: Sendable {
     public var integrity: ReportIntegrity?
     /// Devices, microphone and calibrations (nil: not known).
     public var equipment: ReportEquipment?
+    /// Diary entries, marks, session notes and event notes, in time order.
+    public var diary: [ReportDiaryItem]
     /// Standard rules first, then the user's.
     public var rules: [RuleCheck]
     /// Every event in the scope, oldest first.
@@ -39,16 +41,22 @@ public struct ReportDocument: Sendable {
     /// - Parameter coverage: What was recorded (nil: not known, e.g. a report on recordings).
     /// - Parameter integrity: The store's hash chain as verified for this report.
     /// - Parameter equipment: The devices, microphone and calibrations behind the levels.
+    /// - Parameter diary: Diary entries, marks and session notes (event notes are added from `events`).
     public init(
         events: [ReportEvent], levels: [ReportLevelInterval], bouts: [ReportBout] = [], scope: ReportScope,
         options: ReportOptions, coverage: ReportCoverage? = nil, integrity: ReportIntegrity? = nil,
-        equipment: ReportEquipment? = nil, audio: (ReportEvent) -> ReportAudio? = { _ in nil }
+        equipment: ReportEquipment? = nil, diary: [ReportDiaryItem] = [],
+        audio: (ReportEvent) -> ReportAudio? = { _ in nil }
     ) {
         self.options = options
         self.scope = scope
         self.coverage = coverage
         self.integrity = integrity
         self.equipment = equipment
+        let eventNotes = events.filter { !$0.notes.isEmpty && scope.contains($0.timestamp) }.map {
+            ReportDiaryItem(time: $0.timestamp, kind: .event, text: "event \($0.id.map(String.init) ?? "") (\($0.kind == .footstep ? $0.type.rawValue : "other")): \($0.notes)")
+        }
+        self.diary = (diary.filter { scope.contains($0.time) } + eventNotes).sorted { $0.time < $1.time }
         let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
         let levelsInScope = levels.filter { scope.contains($0.start) }.sorted { $0.start < $1.start }
         self.events = inScope

@@ -47,7 +47,9 @@ extension FootstepDatabase {
                 try Self.export(db, session: $0, range: range, appVersion: appVersion, exportedAt: exportedAt)
             }
         }
-        return RangeExport(appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range, sessions: sessions)
+        let diary = try diaryEntries(from: from, to: to).map(DiaryEntryExport.init)
+        return RangeExport(
+            appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range, sessions: sessions, diary: diary)
     }
 
     // MARK: - Reading rows

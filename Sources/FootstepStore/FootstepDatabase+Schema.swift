@@ -5,6 +5,7 @@ extension FootstepDatabase {
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createV1Schema)
+        migrator.registerMigration("v2", migrate: createV2Diary)
         return migrator
     }
 
@@ -148,5 +149,27 @@ extension FootstepDatabase {
         try db.execute(
             sql: "INSERT INTO chainHead (id, lastEventId, lastHash) VALUES (1, 0, ?)",
             arguments: [EventHasher.genesisHash])
+    }
+
+    /// v2: the diary (notes and marks of the person complaining), chained like
+    /// the events but on its own chain (``DiaryHasher``), and its head.
+    private static func createV2Diary(_ db: Database) throws {
+        try db.create(table: "diaryEntry") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("kind", .text).notNull().check { ["note", "mark"].contains($0) }
+            t.column("at", .datetime).notNull().indexed()
+            t.column("duration", .double).check { $0 == nil || $0 >= 0 }
+            t.column("text", .text).notNull()
+            t.column("writtenAt", .datetime).notNull()
+            t.column("previousHash", .text).notNull()
+            t.column("hash", .text).notNull().unique()
+        }
+        try db.create(table: "diaryHead") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("lastEntryId", .integer).notNull()
+            t.column("lastHash", .text).notNull()
+        }
+        try db.execute(
+            sql: "INSERT INTO diaryHead (id, lastEntryId, lastHash) VALUES (1, 0, ?)", arguments: [EventHasher.genesisHash])
     }
 }

@@ -31,7 +31,7 @@ extension FootstepDatabase {
 
         var report = EvidenceReport(
             chain: chain, checkedFiles: 0, checkedBytes: 0, fileProblems: [], openAudioFiles: open,
-            prunedAudioFiles: pruned)
+            prunedAudioFiles: pruned, diary: try verifyDiary())
         for (index, file) in files.enumerated() {
             let resolved = file.path.hasPrefix("/") ? file.path : (base as NSString).appendingPathComponent(file.path)
             progress(VerificationProgress(files: index, totalFiles: files.count, bytes: report.checkedBytes, currentPath: resolved))

@@ -36,8 +36,16 @@ extension FootstepCtl {
             }
             let document = try ExportDocument.decode(data, source: file)
             let database = try FootstepDatabase.open(path: store.path)
-            let summary = try database.importExports(document.sessions, source: (file as NSString).lastPathComponent)
-            print("\(store.path): \(summary)")
+            let source = (file as NSString).lastPathComponent
+            var diary: [DiaryEntryExport] = []
+            if case let .range(range) = document { diary = range.diary }
+            // An altered diary is refused before anything is written.
+            if let altered = diary.first(where: { !$0.hashMatches }) {
+                throw ImportError.diaryAltered(source: source, entries: [altered.at])
+            }
+            let summary = try database.importExports(document.sessions, source: source)
+            let added = try database.importDiary(diary, source: source)
+            print("\(store.path): \(summary)" + (diary.isEmpty ? "" : "; \(added) diary entr\(added == 1 ? "y" : "ies")"))
         }
     }
 }

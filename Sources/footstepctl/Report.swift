@@ -133,7 +133,7 @@ extension FootstepCtl {
                 softwareVersion: FootstepVersion.current, paper: paper, rules: rules.map(\.rule), maximumListedEvents: maxListed)
             let document = ReportDocument(
                 events: input.events, levels: input.levels, bouts: input.bouts, scope: input.scope, options: options,
-                coverage: input.coverage, integrity: input.integrity, equipment: input.equipment,
+                coverage: input.coverage, integrity: input.integrity, equipment: input.equipment, diary: input.diary,
                 audio: ReportClipReader.audio(for:))
             let built = Date()
             let (files, clips, clipSeconds) = try ReportWriter(document: document, directory: output, baseName: input.baseName).write(formats)
@@ -190,6 +190,7 @@ extension FootstepCtl {
                 scope: scope, source: "footstepd store \(path)",
                 coverage: try loader.coverage(from: resolved.from, to: resolved.to, session: session),
                 integrity: try loader.integrity(databasePath: URL(fileURLWithPath: path).standardizedFileURL.path),
+                diary: try loader.diary(from: resolved.from, to: resolved.to, session: session),
                 equipment: try loader.equipment(
                     from: resolved.from, to: resolved.to, session: session, microphone: settings.microphone,
                     placement: settings.placement),
@@ -220,6 +221,8 @@ struct ReportInputSet {
     var coverage: ReportCoverage? = nil
     /// The store's hash chain, verified now (nil for recordings).
     var integrity: ReportIntegrity? = nil
+    /// Diary entries, marks and session notes (none for recordings).
+    var diary: [ReportDiaryItem] = []
     /// Devices, microphone and calibrations (nil for recordings).
     var equipment: ReportEquipment? = nil
     /// File name without extension.

@@ -82,6 +82,25 @@ struct ReportLoader {
         return ReportEquipment(devices: devices, microphone: microphone, placement: placement, calibrations: calibrations)
     }
 
+    /// Diary entries and marks about `[from, to)`, and the titles and notes of
+    /// the sessions starting in it (only `session`'s when given).
+    func diary(from: Date, to: Date, session: Int64?) throws(StoreError) -> [ReportDiaryItem] {
+        var items = try database.diaryEntries(from: from, to: to).map {
+            ReportDiaryItem(
+                time: $0.at, kind: $0.kind == .mark ? .mark : .note, text: $0.text.isEmpty ? "(mark)" : $0.text,
+                duration: $0.duration, writtenAt: $0.writtenAt)
+        }
+        for summary in try database.sessions() {
+            let record = summary.session
+            guard let id = record.id, session == nil || session == id, record.startedAt >= from, record.startedAt < to,
+                !(record.title.isEmpty && record.notes.isEmpty)
+            else { continue }
+            let text = [record.title, record.notes].filter { !$0.isEmpty }.joined(separator: ": ")
+            items.append(ReportDiaryItem(time: record.startedAt, kind: .session, text: "session \(id) started: \(text)"))
+        }
+        return items
+    }
+
     /// Verifies the event hash chain now, for the report's integrity section.
     func integrity(databasePath: String) throws(StoreError) -> ReportIntegrity {
         let chain = try database.verifyChain()

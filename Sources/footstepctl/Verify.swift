@@ -83,6 +83,11 @@ extension FootstepCtl {
                     Swift.print("  event \(id) in \(BundleWriter.exportName) was altered (its fields no longer match its hash)")
                 }
             }
+            if let diary = result.alteredExportDiary {
+                for at in diary {
+                    Swift.print("  the diary entry of \(at) in \(BundleWriter.exportName) was altered (its fields no longer match its hash)")
+                }
+            }
         }
     }
 }

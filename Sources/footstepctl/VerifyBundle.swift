@@ -23,8 +23,10 @@ enum VerifyBundle {
         var manifest: BundleReport
         /// Events of `export.json` whose hash does not match their fields (nil: no export in the bundle).
         var alteredExportEvents: [Int64]?
+        /// Diary entries of `export.json` (by the time they describe) whose hash does not match.
+        var alteredExportDiary: [String]?
 
-        var isIntact: Bool { manifest.isIntact && (alteredExportEvents ?? []).isEmpty }
+        var isIntact: Bool { manifest.isIntact && (alteredExportEvents ?? []).isEmpty && (alteredExportDiary ?? []).isEmpty }
     }
 
     /// Hashes every file of the bundle and compares with its manifest; recomputes the
@@ -44,6 +46,9 @@ enum VerifyBundle {
             do {
                 let document = try ExportDocument.decode(export, source: BundleWriter.exportName)
                 result.alteredExportEvents = document.sessions.flatMap(\.events).filter { !$0.hashMatches }.map(\.id)
+                if case let .range(range) = document {
+                    result.alteredExportDiary = range.diary.filter { !$0.hashMatches }.map(\.at)
+                }
             } catch {
                 result.manifest.altered.append(BundleWriter.exportName + " (not a readable export: \(error))")
             }

@@ -31,6 +31,14 @@ struct VerifyJSON: Encodable {
         var recordedSHA256: String
     }
 
+    struct Diary: Encodable {
+        var checkedEntries: Int
+        var headHash: String
+        var alteredEntryIds: [Int64]
+        var brokenLinkEntryIds: [Int64]
+        var tailMissing: Bool
+    }
+
     struct Files: Encodable {
         var checked: Int
         var bytes: Int64
@@ -47,11 +55,14 @@ struct VerifyJSON: Encodable {
         var notInManifest: [String]
         var malformedManifestLines: [Int]
         var alteredExportEventIds: [Int64]?
+        /// Diary entries (by the time they describe) of export.json that no longer match their hash.
+        var alteredExportDiaryEntries: [String]?
     }
 
     var intact: Bool
     var database: String?
     var chain: Chain?
+    var diary: Diary?
     var files: Files?
     var bundle: Bundle?
 
@@ -64,6 +75,11 @@ struct VerifyJSON: Encodable {
             alteredEventIds: chain.alteredEvents.map(\.eventId),
             breaks: chain.breaks.map { Break(kind: $0.kind.rawValue, afterEventId: $0.afterEventId, beforeEventId: $0.beforeEventId) },
             recordedDeletions: chain.recordedDeletions.count)
+        diary = report.diary.map {
+            Diary(
+                checkedEntries: $0.checkedEntries, headHash: $0.headHash, alteredEntryIds: $0.alteredEntryIds,
+                brokenLinkEntryIds: $0.brokenLinkEntryIds, tailMissing: $0.tailMissing)
+        }
         files = Files(
             checked: report.checkedFiles, bytes: report.checkedBytes,
             problems: report.fileProblems.map { problem in
@@ -88,7 +104,7 @@ struct VerifyJSON: Encodable {
         bundle = Bundle(
             path: path, checkedFiles: report.checkedFiles, altered: report.altered, missing: report.missing,
             notInManifest: report.unlisted, malformedManifestLines: report.malformedLines,
-            alteredExportEventIds: result.alteredExportEvents)
+            alteredExportEventIds: result.alteredExportEvents, alteredExportDiaryEntries: result.alteredExportDiary)
     }
 
     func print() throws {

@@ -187,6 +187,39 @@ struct FootstepctlCommandTests {
         }
     }
 
+    @Test func diaryEntriesAndMarksAreStoredChainedAndListed() async throws {
+        try await ClientTestDaemon.with { daemon in
+            let socket = daemon.socketPath
+            let added = try Self.ctl(
+                ["diary", "add", "Stomping overhead, woke us up", "--at", "10m ago", "--duration", "2m"], socket: socket)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stdout.hasPrefix("diary entry 1 written: "))
+            #expect(added.stdout.contains(" for 2 min"))
+            let marked = try Self.ctl(["mark", "jumping again", "--json"], socket: socket)
+            let mark = try Self.decode(DiaryEntryResponse.self, marked)
+            #expect(mark.kind == "mark")
+            #expect(abs(mark.at.timeIntervalSinceNow) < 10)
+
+            let listed = try Self.decode([DiaryEntryResponse].self, try Self.ctl(["diary", "list", "--json"], socket: socket))
+            #expect(listed.map(\.text) == ["Stomping overhead, woke us up", "jumping again"])
+            #expect(listed.first?.durationSeconds == 120)
+            let human = try Self.ctl(["diary", "list"], socket: socket)
+            #expect(human.stdout.contains("MARK jumping again"))
+
+            let database = try daemon.database()
+            #expect(try database.verifyDiary().isIntact)
+            #expect(try database.verifyDiary().headHash == mark.hash)
+
+            // Bad input is refused with the parameter named, nothing stored.
+            let empty = try Self.ctl(["diary", "add", "  "], socket: socket)
+            #expect(empty.status == 64)
+            let future = try Self.ctl(["diary", "add", "later", "--at", "2099-01-01 00:00"], socket: socket)
+            #expect(future.status == 64)
+            #expect(future.stderr.contains("--at must not be in the future"))
+            #expect(try database.diaryEntries().count == 2)
+        }
+    }
+
     @Test func recordingControlAndConfiguration() async throws {
         try await ClientTestDaemon.with(configurationText: "[detection]\nthreshold = 1.5\n") { daemon in
             let socket = daemon.socketPath

@@ -2,6 +2,7 @@ import FootstepCore
 import FootstepStore
 import FootstepTesting
 import Foundation
+import GRDB
 import Testing
 
 /// `footstepctl export`, `import`, `bundle` and `verify` as a user runs them: the built
@@ -111,6 +112,38 @@ struct EvidenceCommandTests {
         let wrong = try Self.ctl(["export", "--from", "-7x", "--to", "now", "--database", store.path, "-o", output])
         #expect(wrong.status == 64)
         #expect(wrong.stderr.contains("-7x"), "\(wrong.stderr)")
+    }
+
+    @Test func theDiarySurvivesExportAndImportAndVerifyCatchesAnEdit() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.makeStore(in: directory)
+        let database = try FootstepDatabase.open(path: store.path)
+        try database.addDiaryEntry(.note, at: Self.start.addingTimeInterval(600), duration: 300, text: "Stomping, 5 minutes")
+        try database.addDiaryEntry(.mark, at: Self.start.addingTimeInterval(1200), text: "")
+        let range = ["--from", "2026-11-27T21:00:00Z", "--to", "2026-11-28T08:00:00Z"]
+        let output = directory.appending("range.json")
+        #expect(try Self.ctl(["export"] + range + ["--database", store.path, "-o", output]).status == 0)
+
+        let restored = directory.appending("restored/footstepd.db")
+        let imported = try Self.ctl(["import", output, "--database", restored])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("2 diary entries"))
+        let copy = try FootstepDatabase.open(path: restored)
+        #expect(try copy.diaryEntries().map(\.text) == ["Stomping, 5 minutes", ""])
+        let verified = try Self.ctl(["verify", "--database", restored])
+        #expect(verified.status == 0, "\(verified.stdout)")
+        #expect(verified.stdout.contains("diary intact: 2 entries verified"))
+
+        // An edit of the export file is refused; an edit in the database is caught.
+        let text = try String(contentsOfFile: output, encoding: .utf8).replacingOccurrences(of: "Stomping, 5 minutes", with: "Nothing")
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        let refused = try Self.ctl(["import", output, "--database", directory.appending("other/footstepd.db")])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("diary entr"), "\(refused.stderr)")
+        try DatabaseQueue(path: restored).write { try $0.execute(sql: "UPDATE diaryEntry SET text = 'Nothing' WHERE id = 1") }
+        let caught = try Self.ctl(["verify", "--database", restored])
+        #expect(caught.status == 1)
+        #expect(caught.stdout.contains("diary entry 1 was altered"), "\(caught.stdout)")
     }
 
     @Test func aZippedBundleVerifiesAndTamperingWithItsDirectoryIsNamed() throws {

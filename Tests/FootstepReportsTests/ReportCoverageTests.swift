@@ -101,4 +101,31 @@ struct ReportCoverageTests {
         let json = try #require(try JSONSerialization.jsonObject(with: JSONReport(document: document).render()) as? [String: Any])
         #expect(((json["equipment"] as? [String: Any])?["warnings"] as? [String])?.count == 1)
     }
+
+    @Test func theDiarySessionNotesAndEventNotesAppearInTimeOrder() throws {
+        let start = ReportFixture.start
+        let events = [
+            ReportEvent(id: 7, timestamp: start.addingTimeInterval(5.5 * 3600), kind: .footstep, type: .stomping, confidence: 0.9,
+                        laMax: 50, notes: "the loudest one"),
+        ]
+        let diary = [
+            ReportDiaryItem(time: start.addingTimeInterval(6 * 3600), kind: .mark, text: "jumping again", writtenAt: start.addingTimeInterval(6 * 3600)),
+            ReportDiaryItem(time: start.addingTimeInterval(5 * 3600), kind: .note, text: "Stomping overhead, woke us up", duration: 1200,
+                            writtenAt: start.addingTimeInterval(14 * 3600)),
+            ReportDiaryItem(time: start, kind: .session, text: "session 1 started: bedroom"),
+        ]
+        let document = ReportDocument(
+            events: events, levels: [], scope: ReportFixture.scope(days: 1), options: ReportOptions(), diary: diary)
+        #expect(document.diary.map(\.kind) == [.session, .note, .event, .mark])
+        let html = HTMLReport(document: document).render()
+        let section = try #require(html.components(separatedBy: "<h2>Diary and notes</h2>").dropFirst().first)
+        let order = ["session 1 started: bedroom", "Stomping overhead, woke us up", "event 7 (stomping): the loudest one", "jumping again"]
+            .compactMap { section.range(of: $0)?.lowerBound }
+        #expect(order.count == 4 && order == order.sorted())
+        #expect(section.contains("20 min"))
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONReport(document: document).render()) as? [String: Any])
+        #expect((json["diary"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == ["session", "note", "event", "mark"])
+        let streamed = JSONReport(document: document).render()
+        #expect(String(decoding: streamed, as: UTF8.self) == String(decoding: try ReportJSON.encoder.encode(ReportJSON(document)), as: UTF8.self))
+    }
 }

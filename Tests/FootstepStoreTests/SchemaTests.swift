@@ -14,8 +14,8 @@ import Testing
                         db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 }
                 #expect(tables == [
-                    "audioFile", "bout", "calibration", "chainDeletion", "chainHead", "event", "grdb_migrations",
-                    "levelMinute", "session", "sessionGap",
+                    "audioFile", "bout", "calibration", "chainDeletion", "chainHead", "diaryEntry", "diaryHead", "event",
+                    "grdb_migrations", "levelMinute", "session", "sessionGap",
                 ])
                 let indexes = try store.reader.read { db in
                     try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'event'")
@@ -24,7 +24,7 @@ import Testing
                 #expect(indexes.contains("event_on_sessionId_timestamp"))
                 #expect(indexes.contains("event_on_type_timestamp"))
                 let applied = try store.reader.read { db in try FootstepDatabase.migrator.appliedIdentifiers(db) }
-                #expect(applied == ["v1"])
+                #expect(applied == ["v1", "v2"])
                 _ = try store.createSession(startedAt: Date(), device: "hw:1", sampleRate: 48_000)
             }
             let schemaBefore = try schemaText(path)
@@ -32,7 +32,7 @@ import Testing
             #expect(try reopened.sessions().count == 1)
             #expect(try schemaText(path) == schemaBefore)
             let migrations = try reopened.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
-            #expect(migrations == 1)
+            #expect(migrations == 2)
         }
     }
 
@@ -47,9 +47,10 @@ import Testing
             let rows = try store.reader.read { db in
                 try String.fetchAll(db, sql: """
                     SELECT type || '|' || name || '|' || sql FROM sqlite_master
-                    WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
+                    WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE 'diary%' ORDER BY type, name
                     """)
             }
+            // v1's objects (v2 added only the diary's).
             #expect(rows.count == 28)
             let event = try #require(rows.first { $0.hasPrefix("table|event|") })
             #expect(event.contains(#""sessionId" INTEGER NOT NULL REFERENCES "session"("id") ON DELETE CASCADE"#))

@@ -105,4 +105,14 @@ extension ControlClient {
     public func metrics() async throws(ControlClientError) -> String {
         String(decoding: try await data(.metrics), as: UTF8.self)
     }
+
+    /// Writes a diary entry or a mark.
+    public func addDiaryEntry(_ entry: DiaryEntryRequest) async throws(ControlClientError) -> DiaryEntryResponse {
+        try await value(DiaryEntryResponse.self, .addDiaryEntry(entry))
+    }
+
+    /// The diary entries about `[from, to)`, oldest first.
+    public func diary(from: Date? = nil, to: Date? = nil) async throws(ControlClientError) -> [DiaryEntryResponse] {
+        try await value([DiaryEntryResponse].self, .diary(from: from, to: to))
+    }
 }

@@ -97,6 +97,16 @@ extension ControlRequest {
         try ControlRequest(.post, APIPaths.calibration, json: calibration)
     }
 
+    /// `POST /v1/diary`.
+    public static func addDiaryEntry(_ entry: DiaryEntryRequest) throws(ControlClientError) -> ControlRequest {
+        try ControlRequest(.post, APIPaths.diary, json: entry)
+    }
+
+    /// `GET /v1/diary`: entries about `[from, to)`.
+    public static func diary(from: Date?, to: Date?) -> ControlRequest {
+        ControlRequest(.get, APIPaths.diary, query: [("from", from.map(APIJSON.formatDate)), ("to", to.map(APIJSON.formatDate))])
+    }
+
     private static func range(_ path: String, _ query: RangeQuery) -> ControlRequest {
         ControlRequest(
             .get, path,

@@ -25,6 +25,7 @@ public enum APIPaths {
     public static let configReload = "/v1/config/reload"
     /// `POST` a ``CalibrationRequest``.
     public static let calibration = "/v1/calibration"
+    public static let diary = "/v1/diary"
     /// Prometheus text format.
     public static let metrics = "/metrics"
 }

@@ -125,6 +125,7 @@ public struct ControlServer: Service, CustomStringConvertible {
             + HistoryController(backend: backend).routes
             + LiveController(backend: backend, writeTimeout: configuration.liveWriteTimeout).routes
             + ConfigController(backend: backend, bodyLimit: limit, logger: logger).routes
+            + DiaryController(backend: backend, bodyLimit: limit, logger: logger).routes
             + MetricsController(backend: backend, metrics: metrics).routes
     }
 

@@ -62,6 +62,9 @@ public struct HTMLReport {
             html += "<h2>Nights</h2><p class=\"muted\">Quiet hours \(e(d.scope.quietHours.description)); levels \(e(d.scope.levelUnit)), \(e(d.scope.calibrationLabel)). * = only part of the night lies in the report period.</p>"
             html += table(d.nightTable)
         }
+        if let diary = d.diaryTable {
+            html += "<h2>Diary and notes</h2><p class=\"muted\">Diary entries and marks (footstepctl diary, footstepctl mark), session notes and event notes, in time order; highlighted: marks set while it happened.</p>" + table(diary)
+        }
         if let steps = d.loudestFootstepTable {
             html += "<h2>Loudest footsteps</h2><p class=\"muted\">The ten footsteps with the highest LAFmax (\(e(d.scope.levelUnit))); the loudest events of any kind follow.</p>" + table(steps)
         }

@@ -62,6 +62,17 @@ public struct ReportJSON: Codable, Sendable, Equatable {
     public var integrity: Integrity?
     /// Devices, microphone, calibrations and noise floor; nil when not known.
     public var equipment: Equipment?
+    /// Diary entries, marks, session notes and event notes, in time order.
+    public var diary: [DiaryItem]
+
+    public struct DiaryItem: Codable, Sendable, Equatable {
+        public var time: Date
+        /// `note`, `mark`, `session` or `event`.
+        public var kind: String
+        public var text: String
+        public var durationSeconds: Double?
+        public var writtenAt: Date?
+    }
 
     public struct Equipment: Codable, Sendable, Equatable {
         public var devices: [Device]
@@ -341,6 +352,9 @@ extension ReportJSON {
                 nightsNotRecorded: s.nights.filter(\.notRecorded).map(\.date),
                 sessions: coverage.sessions.map { Coverage.Session(id: $0.id, title: $0.title, start: $0.start, end: $0.end, status: $0.status) },
                 gaps: coverage.gaps.map { Coverage.Gap(sessionId: $0.sessionId, start: $0.start, end: $0.end, reason: $0.reason) })
+        }
+        diary = document.diary.map {
+            DiaryItem(time: $0.time, kind: $0.kind.rawValue, text: $0.text, durationSeconds: $0.duration, writtenAt: $0.writtenAt)
         }
         equipment = document.equipment.map { equipment in
             Equipment(

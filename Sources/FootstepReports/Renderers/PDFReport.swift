@@ -110,6 +110,11 @@ public struct PDFReport {
         let d = document
         layout.heading("Summary")
         for fact in d.summaryFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }
+        if let diary = d.diaryTable {
+            layout.heading("Diary and notes")
+            layout.paragraph("Diary entries and marks (footstepctl diary, footstepctl mark), session notes and event notes, in time order; highlighted: marks set while it happened.", size: 8, colour: .muted)
+            layout.table(diary, size: 7.5)
+        }
         if d.equipment != nil {
             layout.heading("Equipment and calibration")
             for fact in d.equipmentFacts { layout.fact(fact.label, fact.value, labelWidth: 120) }

@@ -22,6 +22,15 @@ extension ReportJSON {
                     w.key("other").int(day.other)
                 }
             }
+            w.key("diary").array(diary) { item in
+                w.object {
+                    w.member("durationSeconds", item.durationSeconds)
+                    w.key("kind").string(item.kind)
+                    w.key("text").string(item.text)
+                    w.key("time").date(item.time)
+                    w.member("writtenAt", item.writtenAt)
+                }
+            }
             if let equipment {
                 w.key("equipment")
                 equipment.write(to: w)

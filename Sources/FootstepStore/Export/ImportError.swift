@@ -17,6 +17,8 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     case chainOrder(firstEventId: Int64, lastEventIdInDatabase: Int64)
     /// A database error.
     case store(StoreError)
+    /// Diary entries (by the time they describe) no longer match their hash.
+    case diaryAltered(source: String, entries: [String])
 
     public var description: String {
         switch self {
@@ -41,6 +43,10 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Import into an empty database, or import exports oldest first. Nothing was imported."
         case let .store(error):
             return error.description
+        case let .diaryAltered(source, entries):
+            return "\(source) was altered after export: diary entr\(entries.count == 1 ? "y" : "ies") of "
+                + entries.prefix(5).joined(separator: ", ") + (entries.count > 5 ? " …" : "")
+                + " no longer match their hash. The diary was not imported."
         }
     }
 }

@@ -182,13 +182,34 @@ public struct RangeExport: Codable, Sendable, Hashable {
     public var range: SessionExport.ExportRange
     /// Sessions overlapping the range, oldest first.
     public var sessions: [SessionExport]
+    /// Diary entries about the range (by the time they describe), oldest first.
+    /// Absent in exports written before the diary existed.
+    public var diary: [DiaryEntryExport]
 
     /// Creates a range export.
-    public init(appVersion: String, exportedAt: String, range: SessionExport.ExportRange, sessions: [SessionExport]) {
+    public init(
+        appVersion: String, exportedAt: String, range: SessionExport.ExportRange, sessions: [SessionExport],
+        diary: [DiaryEntryExport] = []
+    ) {
         self.format = Self.formatTag
         self.appVersion = appVersion
         self.exportedAt = exportedAt
         self.range = range
         self.sessions = sessions
+        self.diary = diary
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, appVersion, exportedAt, range, sessions, diary
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        appVersion = try container.decode(String.self, forKey: .appVersion)
+        exportedAt = try container.decode(String.self, forKey: .exportedAt)
+        range = try container.decode(SessionExport.ExportRange.self, forKey: .range)
+        sessions = try container.decode([SessionExport].self, forKey: .sessions)
+        diary = try container.decodeIfPresent([DiaryEntryExport].self, forKey: .diary) ?? []
     }
 }

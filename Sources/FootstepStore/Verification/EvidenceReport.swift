@@ -35,12 +35,15 @@ public struct EvidenceReport: Sendable, Hashable, CustomStringConvertible {
     public var openAudioFiles: Int
     /// Audio files not checked because retention deleted them (their rows and checksums are kept).
     public var prunedAudioFiles: Int
+    /// The diary's hash chain (nil: not checked).
+    public var diary: DiaryChainReport?
 
-    /// True when the chain is intact and every file matches.
-    public var isIntact: Bool { chain.isIntact && fileProblems.isEmpty }
+    /// True when both chains are intact and every file matches.
+    public var isIntact: Bool { chain.isIntact && fileProblems.isEmpty && (diary?.isIntact ?? true) }
 
     public var description: String {
         var lines = [chain.description]
+        if let diary { lines.append(diary.description) }
         let files = "\(checkedFiles) file(s), \(ByteCountFormatter.string(fromByteCount: checkedBytes, countStyle: .file))"
         lines.append(
             fileProblems.isEmpty
