@@ -7,7 +7,8 @@
 # configuration file. Partway through it is killed (SIGKILL, as a power cut
 # would) and started again: it repairs the unfinished audio file, closes the
 # session as interrupted and records the rest of the night. While it records
-# the demo shows `footstepctl status` and `events list`; at the end it
+# the demo shows `footstepctl status` and `events list` and writes a diary
+# entry; at the end it
 # verifies the evidence and writes the report (PDF, HTML, JSON: judged
 # rules, coverage with the interruption, the hash-chain head) and an
 # evidence bundle, and prints where they are.
@@ -101,6 +102,8 @@ step "footstepctl status (while recording)"
 control status
 step "footstepctl events list --limit 10 (the first events of the night)"
 control events list --limit 10
+step "footstepctl diary add (the complainant's diary, chained like the events)"
+control diary add "Heavy footsteps overhead, then a thud; woke us up" --at "$night 23:40" --duration 15m
 sleep 5
 
 step "A power cut: footstepd is killed (SIGKILL) in the middle of the night"
