@@ -267,8 +267,8 @@ extension ReportDocument {
 }
 
 /// Durations as a person reads them: "45 s", "1 min 30 s", "12 min", "7 h 52 min".
-enum ReportDuration {
-    static func text(_ seconds: Double) -> String {
+public enum ReportDuration {
+    public static func text(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         if total < 60 { return "\(total) s" }
         let minutes = total / 60

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FootstepAPI
+import FootstepReports
 import Foundation
 
 extension FootstepCtl {
@@ -43,7 +44,7 @@ extension FootstepCtl {
                     let entry = try await client.addDiaryEntry(
                         DiaryEntryRequest(kind: "note", at: at?.date, durationSeconds: duration?.seconds, text: text))
                     if output.json { return try OutputOptions.printJSON(entry) }
-                    print("diary entry \(entry.id) written: \(HumanFormat.time(entry.at))\(entry.durationSeconds.map { " for " + DurationArgument.text($0) } ?? "")")
+                    print("diary entry \(entry.id) written: \(HumanFormat.time(entry.at))\(entry.durationSeconds.map { " for " + ReportDuration.text($0) } ?? "")")
                 }
             }
         }
@@ -62,7 +63,7 @@ extension FootstepCtl {
                     if output.json { return try OutputOptions.printJSON(entries) }
                     if entries.isEmpty { return print("the diary is empty for this period") }
                     for entry in entries {
-                        let length = entry.durationSeconds.map { " (\(DurationArgument.text($0)))" } ?? ""
+                        let length = entry.durationSeconds.map { " (\(ReportDuration.text($0)))" } ?? ""
                         print("#\(entry.id)  \(HumanFormat.time(entry.at))\(length)  \(entry.kind == "mark" ? "MARK " : "")\(entry.text)")
                     }
                 }
@@ -112,13 +113,5 @@ struct DurationArgument: ExpressibleByArgument, Sendable {
         }
         guard let value = Double(text), value.isFinite, value >= 0, value * unit <= 86_400 else { return nil }
         seconds = value * unit
-    }
-
-    /// "45 s", "20 min", "1 h 30 min".
-    static func text(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
-        return total % 3600 == 0 ? "\(total / 3600) h" : "\(total / 3600) h \(total % 3600 / 60) min"
     }
 }
