@@ -42,8 +42,8 @@ extension FootstepDatabase {
     /// The latest measured calibration (`footstepctl calibrate`), or nil.
     public func latestMeasuredCalibration() throws(StoreError) -> CalibrationRecord? {
         try read { db in
-            try CalibrationRecord.order(CalibrationRecord.Columns.measuredAt.desc, Column("id").desc).fetchAll(db)
-                .first { !$0.isFromConfiguration }
+            try CalibrationRecord.filter(Column("method") != CalibrationRecord.configurationMethod)
+                .order(CalibrationRecord.Columns.measuredAt.desc, Column("id").desc).fetchOne(db)
         }
     }
 

@@ -180,6 +180,7 @@ extension FootstepCtl {
             } else {
                 resolved = ReportPeriod.resolve("last-night", now: Date(), timeZone: zone, quietHours: quiet)!
             }
+            let covered = try loader.sessions(from: resolved.from, to: resolved.to, session: session)
             let scope = ReportScope(
                 from: resolved.from, to: resolved.to, timeZone: zone, quietHours: quiet,
                 calibration: try loader.calibration(before: resolved.to), sessionId: session)
@@ -188,12 +189,11 @@ extension FootstepCtl {
                 levels: try loader.levels(from: resolved.from, to: resolved.to, session: session),
                 bouts: try loader.bouts(from: resolved.from, to: resolved.to, session: session),
                 scope: scope, source: "footstepd store \(path)",
-                coverage: try loader.coverage(from: resolved.from, to: resolved.to, session: session),
+                coverage: try loader.coverage(of: covered, from: resolved.from, to: resolved.to),
                 integrity: try loader.integrity(databasePath: URL(fileURLWithPath: path).standardizedFileURL.path),
-                diary: try loader.diary(from: resolved.from, to: resolved.to, session: session),
+                diary: try loader.diary(of: covered, from: resolved.from, to: resolved.to),
                 equipment: try loader.equipment(
-                    from: resolved.from, to: resolved.to, session: session, microphone: settings.microphone,
-                    placement: settings.placement),
+                    of: covered, to: resolved.to, microphone: settings.microphone, placement: settings.placement),
                 baseName: ["footstep-report", session.map { "session\($0)" }, period == nil && session != nil ? nil : resolved.label]
                     .compactMap { $0 }.joined(separator: "-"))
         }

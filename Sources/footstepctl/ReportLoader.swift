@@ -33,38 +33,51 @@ struct ReportLoader {
         }
     }
 
-    /// The sessions overlapping `[from, to)` (only `session` when given) and their gaps.
-    func coverage(from: Date, to: Date, session: Int64?) throws(StoreError) -> ReportCoverage {
-        var sessions: [ReportCoverage.Session] = []
-        var gaps: [ReportCoverage.Gap] = []
+    /// A session the report covers, with the end of its data (its end; its last
+    /// data while it is open; now when it has none yet).
+    struct CoveredSession {
+        var record: SessionRecord
+        var end: Date
+    }
+
+    /// The sessions overlapping `[from, to)` (only `session` when given), oldest first.
+    func sessions(from: Date, to: Date, session: Int64?) throws(StoreError) -> [CoveredSession] {
+        var covered: [CoveredSession] = []
         for summary in try database.sessions() {
             let record = summary.session
             guard let id = record.id, session == nil || session == id, record.startedAt < to else { continue }
             var end = record.endedAt
             if end == nil { end = try database.lastDataTime(session: id) ?? Date() }
-            guard let end else { continue }
-            if end <= from { continue }
-            sessions.append(ReportCoverage.Session(
-                id: id, title: record.title, start: record.startedAt, end: max(end, record.startedAt),
-                status: record.status.rawValue))
+            guard let end, end > from else { continue }
+            covered.append(CoveredSession(record: record, end: max(end, record.startedAt)))
+        }
+        return covered
+    }
+
+    /// What `sessions` recorded of `[from, to)`: their spans and their gaps.
+    func coverage(of sessions: [CoveredSession], from: Date, to: Date) throws(StoreError) -> ReportCoverage {
+        var gaps: [ReportCoverage.Gap] = []
+        for session in sessions {
+            let id = session.record.id!
             for gap in try database.gaps(session: id) where gap.startedAt < to && gap.endedAt > from {
                 gaps.append(ReportCoverage.Gap(sessionId: id, start: gap.startedAt, end: gap.endedAt, reason: gap.reason))
             }
         }
-        return ReportCoverage(sessions: sessions, gaps: gaps)
+        return ReportCoverage(
+            sessions: sessions.map {
+                ReportCoverage.Session(
+                    id: $0.record.id!, title: $0.record.title, start: $0.record.startedAt, end: $0.end,
+                    status: $0.record.status.rawValue)
+            },
+            gaps: gaps)
     }
 
-    /// The devices of the sessions overlapping `[from, to)` (only `session` when
-    /// given), every calibration up to `to`, and the microphone as configured.
-    func equipment(from: Date, to: Date, session: Int64?, microphone: String, placement: String) throws(StoreError)
+    /// The devices of `sessions`, every calibration up to `to`, and the microphone as configured.
+    func equipment(of sessions: [CoveredSession], to: Date, microphone: String, placement: String) throws(StoreError)
         -> ReportEquipment
     {
         var devices: [ReportEquipment.Device] = []
-        for summary in try database.sessions() {
-            let record = summary.session
-            guard let id = record.id, session == nil || session == id, record.startedAt < to,
-                (record.endedAt ?? .distantFuture) > from
-            else { continue }
+        for record in sessions.map(\.record) {
             if let index = devices.firstIndex(where: {
                 $0.name == record.device && $0.sampleRate == record.sampleRate && $0.channels == record.channels
             }) {
@@ -83,20 +96,16 @@ struct ReportLoader {
     }
 
     /// Diary entries and marks about `[from, to)`, and the titles and notes of
-    /// the sessions starting in it (only `session`'s when given).
-    func diary(from: Date, to: Date, session: Int64?) throws(StoreError) -> [ReportDiaryItem] {
+    /// those of `sessions` that start in it.
+    func diary(of sessions: [CoveredSession], from: Date, to: Date) throws(StoreError) -> [ReportDiaryItem] {
         var items = try database.diaryEntries(from: from, to: to).map {
             ReportDiaryItem(
                 time: $0.at, kind: $0.kind == .mark ? .mark : .note, text: $0.text.isEmpty ? "(mark)" : $0.text,
                 duration: $0.duration, writtenAt: $0.writtenAt)
         }
-        for summary in try database.sessions() {
-            let record = summary.session
-            guard let id = record.id, session == nil || session == id, record.startedAt >= from, record.startedAt < to,
-                !(record.title.isEmpty && record.notes.isEmpty)
-            else { continue }
+        for record in sessions.map(\.record) where record.startedAt >= from && !(record.title.isEmpty && record.notes.isEmpty) {
             let text = [record.title, record.notes].filter { !$0.isEmpty }.joined(separator: ": ")
-            items.append(ReportDiaryItem(time: record.startedAt, kind: .session, text: "session \(id) started: \(text)"))
+            items.append(ReportDiaryItem(time: record.startedAt, kind: .session, text: "session \(record.id!) started: \(text)"))
         }
         return items
     }

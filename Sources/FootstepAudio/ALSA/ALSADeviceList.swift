@@ -13,10 +13,10 @@ public enum ALSADeviceList {
         public var description: String
     }
 
-    /// Sound servers' PCMs listed after the cards when ALSA knows them.
-    static let serverPCMs = [
-        "default": "ALSA's default device", "pulse": "PulseAudio (or PipeWire's PulseAudio service)",
-        "pipewire": "PipeWire",
+    /// Sound servers' PCMs listed after the cards, in this order, when ALSA knows them.
+    static let serverPCMs: [(name: String, description: String)] = [
+        ("default", "ALSA's default device"), ("pulse", "PulseAudio (or PipeWire's PulseAudio service)"),
+        ("pipewire", "PipeWire"),
     ]
 
     /// Every sound card device with a capture stream (as `arecord -l` lists
@@ -74,6 +74,6 @@ public enum ALSADeviceList {
             found.insert(String(cString: namePointer))
             free(namePointer)
         }
-        return ["default", "pulse", "pipewire"].filter(found.contains).map { Device(name: $0, description: serverPCMs[$0]!) }
+        return serverPCMs.filter { found.contains($0.name) }.map { Device(name: $0.name, description: $0.description) }
     }
 }

@@ -56,7 +56,7 @@ final class CaptureWorker: @unchecked Sendable {
         self.format = source.format
     }
 
-    /// Frames captured so far (the watchdog pings only while this grows).
+    /// Frames captured so far.
     var capturedFrames: Int64 { frames.load(ordering: .relaxed) }
     /// Counts the thread's turns: it grows while the thread is alive, with or
     /// without audio (during an outage it turns at least every stall timeout).

@@ -343,7 +343,7 @@ struct SessionSink {
                 "\(pendingLevels.count) level minutes could not be stored and are lost (disk full?)", metadata: sessionMetadata)
             pendingLevels.removeAll()
         }
-        if audioGap != nil { endAudioGap(at: max(audioGap!.start, lastDataTime ?? Date())) }
+        if let gap = audioGap { endAudioGap(at: max(gap.start, lastDataTime ?? Date())) }
         if let bout = bouts.finish() { store(bout, status: status) }
         for clip in unmatchedClips.values {
             logger.warning("clip \(clip.path) has no stored event; left on disk", metadata: sessionMetadata)
