@@ -74,7 +74,7 @@ struct ControlHostileInputTests {
     @Test func tenThousandHostileRequestsLeaveTheDaemonServingAndTheEvidenceIntact() async throws {
         let daemon = try APITestDaemon(server: {
             $0.idleTimeout = 1.5
-            $0.bodyTimeout = 1
+            $0.timeouts = ConnectionTimeouts(firstByte: 1.5, head: 1.5, body: 1)
         })
         try await daemon.start()
         try await daemon.waitForEvents(1)

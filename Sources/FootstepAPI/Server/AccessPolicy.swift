@@ -60,6 +60,13 @@ public final class AccessPolicy: Sendable {
         }
     }
 
+    /// What a refused peer is told: what it may not do, the group it needs and how to join it.
+    public static func denial(of level: AccessLevel, group: String, uid: uid_t) -> String {
+        let what = level == .admin ? "changing the daemon's state or data" : "reading from footstepd"
+        return "\(what) needs membership of the group '\(group)' (or root); uid \(uid) is not a member. "
+            + "Ask an administrator to run: usermod -aG \(group) <your user>, then log in again"
+    }
+
     /// The gids of the read and admin groups (nil when a group does not exist), cached.
     private func groupIDs() -> (read: gid_t?, admin: gid_t?) {
         let now = ContinuousClock.now

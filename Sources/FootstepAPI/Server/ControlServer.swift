@@ -12,7 +12,8 @@ import Synchronization
 /// `run()` takes the socket's lock (a second daemon fails with
 /// ``ControlServerError/alreadyRunning(path:)`` instead of stealing the path),
 /// removes a stale socket, listens, then restricts the socket to its mode and
-/// read group. It returns on graceful shutdown, removing the socket. The TCP
+/// read group. Connections pass ``GuardedHTTP1Channel`` (admission at accept,
+/// phase deadlines, 431). It returns on graceful shutdown, removing the socket. The TCP
 /// metrics listener is an extra: when it cannot start (its port taken, its
 /// address unresolvable) the failure is logged and kept in ``metricsFailure``,
 /// and the socket (which serves `/metrics` too) goes on.
@@ -60,12 +61,18 @@ public struct ControlServer: Service, CustomStringConvertible {
         let configuration = configuration
         let logger = logger
         let state = state
+        let http1Configuration = http1Configuration
+        let admission = ConnectionAdmission(policy: policy, limits: configuration.connectionLimits)
         let socketApplication = Application(
             router: makeRouter(routes: allRoutes, authorize: true),
-            server: .http1(configuration: http1Configuration),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(
+                    responder: responder, configuration: http1Configuration, admission: admission,
+                    timeouts: configuration.timeouts, logger: logger)
+            },
             configuration: ApplicationConfiguration(
                 address: .unixDomainSocket(path: configuration.socketPath), serverName: "footstepd",
-                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections, logger: logger)),
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.connectionLimits.total, logger: logger)),
             onServerRunning: { _ in
                 let group = socket.restrict(mode: configuration.socketMode, group: configuration.readGroup, logger: logger)
                 state.listening.store(true, ordering: .releasing)
@@ -106,10 +113,9 @@ public struct ControlServer: Service, CustomStringConvertible {
         }
     }
 
+    /// The HTTP channel of both listeners; the socket's guard adds its timing and 431 handlers.
     private var http1Configuration: HTTP1Channel.Configuration {
-        let bodyTimeout = TimeAmount.milliseconds(Int64(configuration.bodyTimeout * 1000))
-        return HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestDeadlineHandler(timeout: bodyTimeout)],
+        HTTP1Channel.Configuration(
             idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maximumHeaderBytes, maxHeaderListSize: configuration.maximumHeaderBytes,
@@ -171,11 +177,7 @@ struct RequestAuthorizer: Sendable {
             return peer
         case let .denied(group):
             logger.warning("denied \(route) to uid \(peer.uid) pid \(peer.pid): not in group \(group)", metadata: metadata)
-            let what = level == .admin ? "changing the daemon's state or data" : "reading from footstepd"
-            throw APIError(
-                .forbidden, code: "forbidden",
-                "\(what) needs membership of the group '\(group)' (or root); uid \(peer.uid) is not a member. "
-                    + "Ask an administrator to run: usermod -aG \(group) <your user>, then log in again")
+            throw APIError(.forbidden, code: "forbidden", AccessPolicy.denial(of: level, group: group, uid: peer.uid))
         }
     }
 }

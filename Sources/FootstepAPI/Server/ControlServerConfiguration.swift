@@ -16,16 +16,16 @@ public struct ControlServerConfiguration: Sendable, Equatable {
     public var socketMode: mode_t = 0o660
     /// Largest request body accepted; larger gets 413.
     public var maximumBodyBytes = 64 * 1024
-    /// Largest single header and all headers together; larger closes with 400.
+    /// Largest single header and all headers together; larger gets 431 and the connection closes.
     public var maximumHeaderBytes = 16 * 1024
     /// Most headers in one request.
     public var maximumHeaderCount = 64
-    /// Connections served at once; more wait in the listen backlog.
-    public var maximumConnections = 64
-    /// Seconds an idle connection (or a request head that does not finish arriving) is kept.
+    /// Connections served at once, the share kept for administrators, and the most one reader may hold.
+    public var connectionLimits = ConnectionLimits()
+    /// Seconds to a request's first byte, to the end of its head, to the end of its body.
+    public var timeouts = ConnectionTimeouts()
+    /// Seconds a connection is kept between requests (kept alive, nothing in flight).
     public var idleTimeout: Double = 30
-    /// Seconds a request body may take to arrive once its head has.
-    public var bodyTimeout: Double = 10
     /// Seconds a write to a live subscriber may stay blocked before the connection is closed.
     public var liveWriteTimeout: Double = 5
     /// The daemon's version, for `/v1/status` and metrics.

@@ -30,17 +30,21 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``APIError`` (403) when the channel is not a Unix socket (the TCP
     ///   metrics listener never calls this) or the kernel refuses.
     static func read(from channel: any Channel) async throws -> PeerCredentials {
+        try await future(of: channel).get()
+    }
+
+    /// ``read(from:)`` for code on the channel's event loop.
+    static func future(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? any SocketOptionProvider else {
-            throw APIError(.forbidden, code: "no_peer_credentials", "the connection's peer credentials are unknown")
+            return channel.eventLoop.makeFailedFuture(
+                APIError(.forbidden, code: "no_peer_credentials", "the connection's peer credentials are unknown"))
         }
-        do {
-            let credentials: UCred = try await provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
-            ).get()
-            return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
-        } catch {
-            throw APIError(
-                .forbidden, code: "no_peer_credentials", "the connection's peer credentials cannot be read: \(error)")
-        }
+        let credentials: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+            .flatMapErrorThrowing { error in
+                throw APIError(
+                    .forbidden, code: "no_peer_credentials", "the connection's peer credentials cannot be read: \(error)")
+            }
     }
 }
