@@ -6,7 +6,7 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help deps build release test demo bench eval install uninstall man completions format clean
+.PHONY: help deps build release test demo bench fuzz eval install uninstall man completions format clean
 EVAL_DIR ?= /tmp/footstep-eval
 EVAL_DATA ?= /tmp/train-data
 
@@ -17,6 +17,7 @@ help:
 	@echo "make test     build and run the whole test suite"
 	@echo "make demo     synthesize a night upstairs and analyse it (no microphone needed)"
 	@echo "make bench    release build, then the benchmarks (figures printed)"
+	@echo "make fuzz     release build, then 50,000 hostile requests to a running footstepd (figures printed)"
 	@echo "make eval     fetch the real recordings, build the held-out evaluation, train per fold, score unseen vs seen families"
 	@echo "              (LOCKBOX=1 scores the lockbox with the shipped model: once, at the end; see docs/evaluation.md)"
 	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX) (DESTDIR honoured)"
@@ -51,6 +52,9 @@ demo: release
 bench: release
 	./scripts/bench.sh $(RELEASE_PATH) $(BENCH_DIR)
 	./scripts/bench-daemon.sh $(RELEASE_PATH)
+
+fuzz: release
+	python3 scripts/fuzz-socket.py --bin $(RELEASE_PATH)
 
 eval: release
 	[ -d $(EVAL_DATA)/wav ] || KEEP_DEBS=1 tools/training-data/fetch.sh $(EVAL_DATA)

@@ -11,10 +11,11 @@ import Foundation
 /// - `stages FILE`: `StageBenchmark` (analysis stage costs, this file's owner),
 /// - `api …`: `APILatencyBenchmark` (APILatencyBenchmark.swift),
 /// - `report …`: `ReportBenchmark` (ReportBenchmark.swift),
-/// - `store …`: `StoreBenchmark` (StoreBenchmark.swift).
+/// - `store …`: `StoreBenchmark` (StoreBenchmark.swift),
+/// - `fuzz …`: `SocketFuzz` (hostile requests to a running daemon, SocketFuzz.swift).
 @main
 struct FootstepBench {
-    static let usage = "usage: footstep-bench [stages] FILE | api ARGS… | report ARGS… | store ARGS…"
+    static let usage = "usage: footstep-bench [stages] FILE | api ARGS… | report ARGS… | store ARGS… | fuzz --socket PATH …"
 
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,6 +34,9 @@ struct FootstepBench {
             case "store":
                 arguments.removeFirst()
                 try StoreBenchmark.run(arguments: arguments)
+            case "fuzz":
+                arguments.removeFirst()
+                try SocketFuzz.run(arguments: arguments)
             case "", "-h", "--help", "help":
                 print(usage)
             default:

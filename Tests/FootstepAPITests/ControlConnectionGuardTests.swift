@@ -208,8 +208,8 @@ struct ConnectionFloodTests {
         let socketPath = daemon.socketPath
         let limits = daemon.control.configuration.connectionLimits
 
-        let flood = Task.detached {
-            try Curl.spawn([
+        let flood = Task {
+            try await Curl.spawnOffPool([
                 "/usr/bin/setpriv", "--reuid=\(Curl.nobody)", "--regid=\(Curl.nobody)", "--clear-groups",
                 "/usr/bin/python3", "-c", Self.flooder, socketPath, "300", "8",
             ])

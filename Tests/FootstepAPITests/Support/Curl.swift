@@ -66,6 +66,14 @@ enum Curl {
         var description: String { message }
     }
 
+    /// ``spawn(_:)`` on a plain thread, so that waiting for the child does not hold
+    /// one of Swift concurrency's threads (the in-process daemon needs them).
+    static func spawnOffPool(_ argv: [String]) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try spawn(argv) }) }.start()
+        }
+    }
+
     /// Runs `argv` and returns its stdout (stderr goes to /dev/null).
     static func spawn(_ argv: [String]) throws -> Data {
         var pipeEnds: [Int32] = [-1, -1]
