@@ -147,6 +147,9 @@ extension DaemonConfiguration {
         configuration.reports.address = try reports.string("address", default: "")
         configuration.reports.notes = try reports.string("notes", default: "")
         configuration.reports.directory = try reports.optionalString("directory")
+        if let directory = configuration.reports.directory, !directory.hasPrefix("/") {
+            throw reports.error("directory", "must be an absolute path")
+        }
         configuration.reports.keep = try reports.int("keep", default: 30, range: 1...10000)
         try reports.finish()
         return configuration

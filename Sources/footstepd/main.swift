@@ -87,6 +87,13 @@ struct Footstepd: AsyncParsableCommand {
         let choice = try source.map { try SourceChoice(parsing: $0) } ?? .alsa(device: nil)
         if case .demo = choice { options.speed = speed ?? 1 } else { options.speed = speed }
         options.sourceStartedAt = startedAt.flatMap(Self.parseTime)
+        do {
+            try configuration.applying(options).checkEnvironment(file: path)
+            if checkConfig { try configuration.checkReportEnvironment(file: path) }
+        } catch {
+            FileHandle.standardError.write(Data("footstepd: invalid configuration: \(error)\n".utf8))
+            throw ExitCode(ConfigurationError.exitCode)
+        }
         if checkConfig {
             print(configuration.applying(options).renderedTOML, terminator: "")
             return

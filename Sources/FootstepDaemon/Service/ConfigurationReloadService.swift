@@ -30,8 +30,7 @@ public struct ConfigurationReloadService: Service {
         notifier.reloading()
         defer { notifier.ready(status: daemon.status.line) }
         do {
-            let configuration = try DaemonConfiguration.load(path: path)
-            daemon.reload(configuration)
+            try daemon.reload(from: path)
             logger.notice("configuration reloaded from \(path)")
             return true
         } catch {

@@ -87,14 +87,12 @@ public struct DaemonControlBackend: ControlBackend {
         guard let path = daemon.options.configurationPath else {
             throw APIError.conflict("footstepd runs on built-in defaults (no --config file): there is nothing to reload")
         }
-        let configuration: DaemonConfiguration
         do {
-            configuration = try DaemonConfiguration.load(path: path)
+            try daemon.reload(from: path)
         } catch {
             logger.error("configuration not reloaded, keeping the old one: \(error)")
             throw APIError(.unprocessableContent, code: "invalid_configuration", error.description)
         }
-        daemon.reload(configuration)
         logger.notice("configuration reloaded from \(path)")
         let status = daemon.status
         return ActionResponse(

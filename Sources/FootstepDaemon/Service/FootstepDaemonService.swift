@@ -92,6 +92,15 @@ public final class FootstepDaemonService: Service, Sendable {
         control.withLock { $0.configuration = configuration.applying(options) }
     }
 
+    /// Reads, validates (the file, and its effective paths against the machine)
+    /// and applies the configuration file at `path`; on any error the running
+    /// configuration stays. Both SIGHUP and `POST /v1/config/reload` come here.
+    public func reload(from path: String) throws(ConfigurationError) {
+        let configuration = try DaemonConfiguration.load(path: path)
+        try configuration.applying(options).checkEnvironment(file: path)
+        reload(configuration)
+    }
+
     /// Makes `READY=1` wait (at most 5 s) until `isReady` returns true: the
     /// control socket listens. Set before `run()`.
     public func setControlReadiness(_ isReady: @escaping @Sendable () -> Bool) {
