@@ -45,6 +45,13 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
         strength = event.strength
     }
 
+    /// `[detection] min_confidence`: a footstep whose confidence is below
+    /// `minimum` keeps its kind but loses its type (`unknown`). The daemon
+    /// applies it to live events and to those recovered after a kill.
+    public mutating func requireConfidence(_ minimum: Double) {
+        if kind == .footstep, confidence < minimum { type = .unknown }
+    }
+
     /// The label of the analysis CSV: the type for a footstep, `other` otherwise.
     public var label: String { kind == .footstep ? type.rawValue : EventKind.other.rawValue }
 }

@@ -101,6 +101,16 @@ public final class AudioFileSource: AudioSource {
         return 0
     }
 
+    /// Moves to `frame` (from the file's start): the next `read` starts there.
+    /// - Throws: `AudioSourceError.unreadableFile` when the file cannot seek there.
+    public func seek(toFrame frame: Int) throws(AudioSourceError) {
+        guard let handle else { return }
+        guard sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
+            throw .unreadableFile(path: path, reason: "cannot seek to frame \(frame)")
+        }
+        framesDelivered = frame
+    }
+
     public func close() {
         if let handle {
             sf_close(handle)

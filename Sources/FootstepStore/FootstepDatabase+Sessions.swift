@@ -163,6 +163,13 @@ extension FootstepDatabase {
         }
     }
 
+    /// Frame offset (from the session's start) of the latest event of a session, or nil if it has none.
+    public func lastEventFrame(session sessionId: Int64) throws(StoreError) -> Int64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(frameOffset) FROM event WHERE sessionId = ?", arguments: [sessionId])
+        }
+    }
+
     /// The latest instant covered by a session's written data: the end of its last
     /// event, last level minute or last audio file (start + frames / rate), whichever
     /// is latest; nil if it has none.

@@ -155,7 +155,7 @@ final class CaptureWorker: @unchecked Sendable {
             switch output {
             case var .event(event):
                 event.onsetFrame += skipped
-                if event.kind == .footstep, event.confidence < settings.minimumConfidence { event.type = .unknown }
+                event.requireConfidence(settings.minimumConfidence)
                 let timestamp = writer.time(ofFrame: event.onsetFrame)
                 batch.append(.event(event, timestamp: timestamp))
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)

@@ -142,11 +142,16 @@ public final class FootstepDaemonService: Service, Sendable {
     public func run() async throws {
         let configuration = self.configuration
         let database = try openStore(configuration)
+        let storedCalibration = try? database.latestMeasuredCalibration()
+        // The interrupted session measured with the calibration in force now (a new one starts a new session).
+        var recoveryConfiguration = configuration
+        if let storedCalibration { recoveryConfiguration.levels.calibrationOffset = storedCalibration.offsetDB }
         try StartupRecovery(
             database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
-            clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter, logger: logger
+            clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
+            analysis: recoveryConfiguration.analysisConfiguration, model: try? loadModel(configuration),
+            minimumConfidence: configuration.detection.minimumConfidence, logger: logger
         ).run()
-        let storedCalibration = try? database.latestMeasuredCalibration()
         control.withLock {
             $0.database = database
             $0.storedCalibrationOffset = storedCalibration?.offsetDB

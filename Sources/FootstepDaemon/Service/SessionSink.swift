@@ -214,13 +214,8 @@ struct SessionSink {
 
     private func newEvent(_ event: AnalyzedEvent, timestamp: Date) -> NewEvent {
         NewEvent(
-            sessionId: sessionId, audioFileId: currentAudioFile(at: event.onsetFrame),
-            frameOffset: event.onsetFrame, timestamp: timestamp,
-            duration: max(0, event.durationSeconds.isFinite ? event.durationSeconds : 0), kind: event.kind,
-            type: event.type, confidence: min(1, max(0, event.confidence.isFinite ? event.confidence : 0)),
-            intensity: event.intensity, laMax: finite(event.laMax), lcMax: event.lcMax.isFinite ? event.lcMax : nil,
-            peakDBFS: finite(event.peakDBFS), sel: finite(event.sel),
-            backgroundLA: event.backgroundLA.isFinite ? event.backgroundLA : nil)
+            event, sessionId: sessionId, audioFileId: currentAudioFile(at: event.onsetFrame), frameOffset: event.onsetFrame,
+            timestamp: timestamp)
     }
 
     /// The file holding `frame`, if audio was being written then (none while audio

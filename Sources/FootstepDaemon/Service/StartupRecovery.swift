@@ -1,4 +1,6 @@
+import FootstepAnalysis
 import FootstepAudio
+import FootstepClassifier
 import FootstepCore
 import FootstepStore
 import Foundation
@@ -10,9 +12,12 @@ import Logging
 /// 2. repairs or finalises the audio files the store still has open (WAV
 ///    header lengths, FLAC re-encoded to a finalised file) and closes them
 ///    with their SHA-256;
-/// 3. ends every session left `recording`/`paused` as `interrupted` at the end
+/// 3. with a ``TailRecovery``, analyses the end of each open session's last
+///    audio file and stores the events after its last stored one (the kill
+///    lost them in memory; their audio was on disk);
+/// 4. ends every session left `recording`/`paused` as `interrupted` at the end
 ///    of its last written data (taking the repaired files' true ends into account);
-/// 4. gives the interrupted sessions' events their clips: a clip file written
+/// 5. gives the interrupted sessions' events their clips: a clip file written
 ///    but not recorded is recorded, a missing one is cut from the rolling files.
 public struct StartupRecovery {
     public struct Report: Sendable, Equatable {
@@ -24,6 +29,8 @@ public struct StartupRecovery {
         public var interruptedSessions: [Int64] = []
         /// Clips recorded or cut for events of interrupted sessions.
         public var recoveredClips = 0
+        /// Events found in the audio after each interrupted session's last stored event, by session.
+        public var recoveredEvents: [Int64: Int] = [:]
     }
 
     let database: FootstepDatabase
@@ -31,17 +38,25 @@ public struct StartupRecovery {
     let clipDirectory: String?
     let clipBefore: Double
     let clipAfter: Double
+    let tail: TailRecovery?
     let logger: Logger
 
+    /// - Parameters:
+    ///   - analysis, model, minimumConfidence: The pipeline that analyses the
+    ///     interrupted sessions' audio tails; without a model, tails are not analysed.
     public init(
         database: FootstepDatabase, audioDirectory: String, clipDirectory: String? = nil, clipBefore: Double = 2,
-        clipAfter: Double = 3, logger: Logger
+        clipAfter: Double = 3, analysis: AnalysisConfiguration = AnalysisConfiguration(), model: FootstepModel? = nil,
+        minimumConfidence: Double = 0.5, logger: Logger
     ) {
         self.database = database
         self.audioDirectory = audioDirectory
         self.clipDirectory = clipDirectory
         self.clipBefore = clipBefore
         self.clipAfter = clipAfter
+        self.tail = model.map {
+            TailRecovery(database: database, analysis: analysis, model: $0, minimumConfidence: minimumConfidence, logger: logger)
+        }
         self.logger = logger
     }
 
@@ -69,6 +84,16 @@ public struct StartupRecovery {
                     metadata: ["message_id": "\(MessageID.fileRepaired)", "footstep.session": "\(file.sessionId)"])
             } catch {
                 logger.error("cannot repair audio file \(file.path): \(error)")
+            }
+        }
+        if let tail {
+            for summary in try database.sessions() where summary.session.status.isOpen {
+                let id = summary.session.id!
+                do {
+                    report.recoveredEvents[id] = try tail.recover(session: id)
+                } catch {
+                    logger.error("session \(id): the audio after its last stored event could not be analysed: \(error)")
+                }
             }
         }
         report.interruptedSessions = try database.closeInterruptedSessions { ends[$0.id!] }

@@ -1,0 +1,70 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepStore
+import Foundation
+import Logging
+
+/// Finds the events a kill lost: those the pipeline had detected, or not yet
+/// reached, while their audio was already on disk. Start-up recovery runs it
+/// for each interrupted session after repairing its files: the end of the
+/// session's last audio file, from a little before its last stored event, goes
+/// through the same pipeline (model, calibration, equalizer, minimum
+/// confidence), and the events after the last stored one are appended to the
+/// chain with a note saying they were recovered.
+struct TailRecovery {
+    /// Seconds analysed before the last stored event, so the detector knows
+    /// the background when it reaches the unstored part.
+    static let lead = 20.0
+    /// The most audio analysed: the pipeline delays an event by seconds at most
+    /// and the store is written every second, so anything older was stored.
+    static let longestTail = 300.0
+    /// Events within this of the last stored onset are taken to be it.
+    static let sameEventSeconds = 0.05
+    /// The note of a recovered event.
+    static let note = "recovered at start-up from the audio recorded before an interruption"
+
+    let database: FootstepDatabase
+    let analysis: AnalysisConfiguration
+    let model: FootstepModel
+    let minimumConfidence: Double
+    let logger: Logger
+
+    /// Analyses the tail of `session`'s last audio file and stores the events
+    /// after its last stored event; returns how many.
+    func recover(session sessionId: Int64) throws -> Int {
+        guard let file = try database.audioFiles(session: sessionId).max(by: { $0.startFrame < $1.startFrame }),
+            file.frames > 0, FileManager.default.fileExists(atPath: file.path)
+        else { return 0 }
+        let rate = Double(file.sampleRate)
+        let fileEnd = file.startFrame + file.frames
+        let lastStored = try database.lastEventFrame(session: sessionId)
+        var start = max(fileEnd - Int64(Self.longestTail * rate), file.startFrame)
+        if let lastStored { start = max(start, min(lastStored, fileEnd) - Int64(Self.lead * rate)) }
+        start = max(start, file.startFrame)
+
+        let source = try AudioFileSource(path: file.path)
+        defer { source.close() }
+        try source.seek(toFrame: Int(start - file.startFrame))
+        let result = try FileAnalysis.analyse(
+            source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model))
+        let after = (lastStored ?? -1) + Int64(Self.sameEventSeconds * rate)
+        let events: [NewEvent] = result.events.compactMap { analysed in
+            var event = analysed
+            event.requireConfidence(minimumConfidence)
+            let frame = start + event.onsetFrame
+            guard frame > after, frame < fileEnd else { return nil }
+            return NewEvent(
+                event, sessionId: sessionId, audioFileId: file.id, frameOffset: frame,
+                timestamp: NewEvent.timestamp(
+                    anchor: file.startedAt, anchorFrame: file.startFrame, frameOffset: frame, sampleRate: file.sampleRate),
+                notes: Self.note)
+        }
+        guard !events.isEmpty else { return 0 }
+        try database.appendEvents(events)
+        logger.notice(
+            "session \(sessionId): \(events.count) events recovered from the last \(String(format: "%.1f", Double(fileEnd - start) / rate)) s of \(file.path)",
+            metadata: ["footstep.session": "\(sessionId)"])
+        return events.count
+    }
+}

@@ -1,0 +1,68 @@
+import FootstepAnalysis
+import FootstepCore
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// SIGKILLs at random moments, then a restart: the events stored for each
+/// interrupted session are those a clean `analyze` of its recovered audio
+/// finds, including the ones the kill caught in memory (start-up recovery
+/// analyses the tail of the audio after the last stored event).
+@Suite("Events after a SIGKILL", .serialized)
+struct DaemonKillRecoveryTests {
+    @Test(.enabled(if: DaemonTestSupport.footstepdPath != nil, "footstepd is not built"))
+    func theStoredEventsMatchACleanAnalysisOfTheRecoveredAudio() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        // 5 in CI; FOOTSTEPD_TEST_KILLS=20 for the acceptance run.
+        let kills = ProcessInfo.processInfo.environment["FOOTSTEPD_TEST_KILLS"].flatMap(Int.init) ?? 5
+        var random = SeededRandom(seed: 17)
+        for round in 0..<kills {
+            let (pid, _) = try DaemonTestSupport.spawnFootstepd(
+                ["--state-dir", state, "--source", "demo:mixed:seed=\(round),duration=3600", "--speed", "4"],
+                captureStandardError: false)
+            // A blocking sleep on purpose: the kill must not wait for a cooperative thread.
+            usleep(UInt32((3 + Double(random.next() % 2000) / 1000) * 1_000_000))
+            kill(pid, SIGKILL)
+            #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)
+        }
+        let last = try DaemonTestSupport.runFootstepd([
+            "--state-dir", state, "--source", "demo:walking:seed=9,duration=2", "--speed", "100",
+        ])
+        #expect(last.status == 0, "\(last.standardError)")
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        #expect(try database.verifyChain().isIntact)
+        var analysed = 0
+        var matched = 0
+        var storedOnly = 0
+        var recovered = 0
+        for summary in try database.sessions() where summary.session.status == .interrupted {
+            let session = summary.session
+            let stored = try DaemonTestSupport.events(database, session: session.id!)
+            recovered += stored.filter { $0.notes.contains("recovered at start-up") }.count
+            var found: [Int64] = []
+            for file in try database.audioFiles(session: session.id!) {
+                let result = try FileAnalysis.analyse(path: file.path, configuration: AnalysisConfiguration())
+                found += result.events.map { file.startFrame + $0.onsetFrame }
+            }
+            let tolerance = Int64(0.05 * Double(session.sampleRate))
+            var unmatched = stored.map(\.frameOffset)
+            for onset in found {
+                analysed += 1
+                if let index = unmatched.firstIndex(where: { abs($0 - onset) <= tolerance }) {
+                    matched += 1
+                    unmatched.remove(at: index)
+                }
+            }
+            storedOnly += unmatched.count
+        }
+        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored, \(storedOnly) stored but not found; \(recovered) recovered at start-up")
+        #expect(analysed > 100)
+        #expect(recovered > 0)
+        #expect(Double(matched) >= 0.99 * Double(analysed))
+        #expect(Double(storedOnly) <= 0.01 * Double(analysed))
+    }
+}
