@@ -10,7 +10,9 @@ extension FootstepDatabase {
     /// ``ChainDeletionRecord`` tombstone is written, holding the chain value before the
     /// run and after it; ``verifyChain()`` accepts a hole only when a tombstone bridges
     /// it exactly and lists it as a recorded deletion. A row deleted any other way has
-    /// no tombstone and is reported as missing.
+    /// no tombstone and is reported as missing. A session without events gets one
+    /// tombstone too, with no events (`eventCount` 0, ids 0, both hashes the chain
+    /// head's), so that every deletion stays in the audit trail.
     ///
     /// - Parameters:
     ///   - id: A session that is not `recording` or `paused`.
@@ -33,7 +35,12 @@ extension FootstepDatabase {
 
             var tombstones: [ChainDeletionRecord] = []
             var eventCount = 0
-            for run in try Self.contiguousRuns(db, session: id) {
+            var runs = try Self.contiguousRuns(db, session: id)
+            if runs.isEmpty {
+                let head = try Self.chainHead(db).lastHash
+                runs = [EventRun(firstId: 0, lastId: 0, count: 0, previousHash: head, lastHash: head)]
+            }
+            for run in runs {
                 eventCount += run.count
                 var tombstone = ChainDeletionRecord(
                     deletedAt: deletedAt, sessionId: id, sessionTitle: session.title,

@@ -97,4 +97,32 @@ import Testing
             #expect(report.recordedDeletions.count == 3)
         }
     }
+
+    @Test func deletingASessionWithoutEventsLeavesATombstoneAndTheChainIntact() throws {
+        try withTemporaryDirectory { dir in
+            let store = try FootstepDatabase.open(path: dir + "/footstepd.db")
+            let s1 = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
+            try store.appendEvents((0..<3).map { makeEvent(session: s1.id!, index: $0) })
+            try store.endSession(s1.id!, at: referenceStart.addingTimeInterval(10))
+            let empty = try store.createSession(
+                startedAt: referenceStart.addingTimeInterval(20), device: "hw:1", sampleRate: 16_000, title: "quiet")
+            try store.endSession(empty.id!, at: referenceStart.addingTimeInterval(30))
+            let head = try store.verifyChain().headHash
+
+            let deletion = try store.deleteSession(empty.id!, reason: "test")
+            #expect(deletion.eventCount == 0)
+            let tombstone = try #require(deletion.chainDeletions.first)
+            #expect(deletion.chainDeletions.count == 1)
+            #expect(tombstone.sessionId == empty.id! && tombstone.sessionTitle == "quiet" && tombstone.reason == "test")
+            #expect(tombstone.eventCount == 0 && tombstone.previousHash == head && tombstone.lastHash == head)
+
+            // The chain goes on as before, and the deletion is in the audit trail.
+            let s3 = try store.createSession(startedAt: referenceStart.addingTimeInterval(40), device: "hw:1", sampleRate: 16_000)
+            try store.appendEvents((0..<3).map { makeEvent(session: s3.id!, index: $0) })
+            let report = try store.verifyChain()
+            #expect(report.isIntact, "\(report)")
+            #expect(report.checkedEvents == 6)
+            #expect(report.recordedDeletions.map(\.sessionId) == [empty.id!])
+        }
+    }
 }
