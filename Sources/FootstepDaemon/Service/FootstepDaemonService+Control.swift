@@ -65,14 +65,11 @@ public struct DaemonControlBackend: ControlBackend {
         }
     }
 
-    private func wait(for action: RecordingAction, _ done: (DaemonStatus) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(actionTimeout)
-        while !done(daemon.status) {
-            guard ContinuousClock.now < deadline else {
-                throw APIError.unavailable(
-                    "timeout", "the daemon did not \(action.rawValue) within \(Int(actionTimeout)) s; see `footstepctl status`")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits for the daemon's state to show the action done (answered at the change itself).
+    private func wait(for action: RecordingAction, _ done: @escaping @Sendable (DaemonStatus) -> Bool) async throws {
+        guard await daemon.waitForStatus(within: .seconds(actionTimeout), until: done) else {
+            throw APIError.unavailable(
+                "timeout", "the daemon did not \(action.rawValue) within \(Int(actionTimeout)) s; see `footstepctl status`")
         }
     }
 
@@ -106,12 +103,7 @@ public struct DaemonControlBackend: ControlBackend {
         let before = daemon.status.sessionId
         daemon.applyCalibration(offsetDB: offsetDB)
         guard before != nil else { return }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            let now = daemon.status.sessionId
-            if now != nil && now != before { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = await daemon.waitForStatus(within: .seconds(5)) { $0.sessionId != nil && $0.sessionId != before }
     }
 
     // MARK: Clips

@@ -38,6 +38,16 @@ public final class FootstepDaemonService: Service, Sendable {
         var restartRequested = false
         /// True once the control socket listens; READY=1 waits for it (up to 5 s).
         var controlReady: (@Sendable () -> Bool)?
+        /// Callers of ``waitForStatus(within:until:)`` not yet answered.
+        var statusWaiters: [StatusWaiter] = []
+        var nextWaiterID: UInt64 = 0
+    }
+
+    /// A caller waiting until the status satisfies `isDone`.
+    private struct StatusWaiter {
+        var id: UInt64
+        var isDone: @Sendable (DaemonStatus) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
     }
 
     public let source: SourceChoice
@@ -133,8 +143,42 @@ public final class FootstepDaemonService: Service, Sendable {
         logger.notice("calibration offset \(offsetDB) dB applied; a new session starts with it")
     }
 
+    /// The one way the status changes; answers the waiters it satisfies.
     private func update(_ body: (inout DaemonStatus) -> Void) {
-        control.withLock { body(&$0.status) }
+        let satisfied: [StatusWaiter] = control.withLock { control in
+            body(&control.status)
+            guard !control.statusWaiters.isEmpty else { return [] }
+            let status = control.status
+            let done = control.statusWaiters.filter { $0.isDone(status) }
+            if !done.isEmpty { control.statusWaiters.removeAll { waiter in done.contains { $0.id == waiter.id } } }
+            return done
+        }
+        for waiter in satisfied { waiter.continuation.resume(returning: true) }
+    }
+
+    /// Waits until the daemon's status satisfies `isDone` (checked at each
+    /// change, not by polling); false when `within` passes first.
+    public func waitForStatus(within timeout: Duration, until isDone: @escaping @Sendable (DaemonStatus) -> Bool) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let id: UInt64? = control.withLock { control in
+                if isDone(control.status) { return nil }
+                control.nextWaiterID += 1
+                control.statusWaiters.append(StatusWaiter(id: control.nextWaiterID, isDone: isDone, continuation: continuation))
+                return control.nextWaiterID
+            }
+            guard let id else {
+                continuation.resume(returning: true)
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = control.withLock { control -> StatusWaiter? in
+                    guard let index = control.statusWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return control.statusWaiters.remove(at: index)
+                }
+                expired?.continuation.resume(returning: false)
+            }
+        }
     }
 
     // MARK: Run
