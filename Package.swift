@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "FootstepDaemonTests",
             dependencies: [
-                "CSndfile", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
+                "CSndfile", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
                 "FootstepDaemon", "FootstepStore", "FootstepTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

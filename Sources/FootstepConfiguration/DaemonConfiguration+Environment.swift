@@ -3,9 +3,8 @@ import Foundation
 extension DaemonConfiguration {
     /// Checks what the daemon itself needs from the machine, as the user running
     /// the check: the state directory and the socket's directory can be written
-    /// or created, and the metrics address resolves. footstepd runs it at
-    /// start, on reload and with `--check-config`, on the effective paths
-    /// (after `--state-dir` and `--socket`).
+    /// or created. footstepd runs it at start, on reload and with
+    /// `--check-config`, on the effective paths (after `--state-dir` and `--socket`).
     ///
     /// - Parameter file: The configuration file, for the error.
     /// - Throws: ``ConfigurationError`` naming the key and what is wrong.
@@ -18,6 +17,13 @@ extension DaemonConfiguration {
             throw ConfigurationError(
                 file: file, key: "socket.path", message: "the socket's directory \(socketDirectory) \(problem)")
         }
+    }
+
+    /// Checks that the metrics address resolves (when the listener is on).
+    /// `--check-config` and reload run it; at start an address that does not
+    /// resolve (DNS not up yet at boot) only keeps the metrics listener off,
+    /// and the daemon records.
+    public func checkMetricsAddress(file: String) throws(ConfigurationError) {
         if metrics.port > 0, let problem = Self.addressProblem(metrics.address, port: metrics.port) {
             throw ConfigurationError(file: file, key: "metrics.address", message: "'\(metrics.address)' \(problem)")
         }

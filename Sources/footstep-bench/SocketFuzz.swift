@@ -85,16 +85,17 @@ enum SocketFuzz {
 
         let started = ContinuousClock.now
         let reports = Mutex<[Report]>([])
-        let threads = (0..<workers).map { worker in
+        let finished = DispatchSemaphore(value: 0)
+        for worker in 0..<workers {
             Thread {
                 var generator = FuzzRequests(seed: seed &* 1_000_003 &+ UInt64(worker))
                 let quota = total / workers + (worker < total % workers ? 1 : 0)
                 let report = fuzz(socketPath: socketPath, count: quota, routes: routes, generator: &generator)
                 reports.withLock { $0.append(report) }
-            }
+                finished.signal()
+            }.start()
         }
-        threads.forEach { $0.start() }
-        while reports.withLock({ $0.count }) < workers { usleep(20_000) }
+        for _ in 0..<workers { finished.wait() }
         var report = Report()
         reports.withLock { $0 }.forEach { report.merge($0) }
         let elapsed = ContinuousClock.now - started

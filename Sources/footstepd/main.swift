@@ -89,7 +89,10 @@ struct Footstepd: AsyncParsableCommand {
         options.sourceStartedAt = startedAt.flatMap(Self.parseTime)
         do {
             try configuration.applying(options).checkEnvironment(file: path)
-            if checkConfig { try configuration.checkReportEnvironment(file: path) }
+            if checkConfig {
+                try configuration.checkMetricsAddress(file: path)
+                try configuration.checkReportEnvironment(file: path)
+            }
         } catch {
             FileHandle.standardError.write(Data("footstepd: invalid configuration: \(error)\n".utf8))
             throw ExitCode(ConfigurationError.exitCode)

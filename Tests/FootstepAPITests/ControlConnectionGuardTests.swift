@@ -144,7 +144,7 @@ struct ConnectionFloodTests {
     /// Opens N connections at once (odd ones trickle a head, a byte every 0.4 s),
     /// watches them for HOLD seconds, and prints what became of them as JSON.
     static let flooder = #"""
-        import json, socket, sys, time
+        json, socket, sys, time = (__import__(name) for name in ("json", "socket", "sys", "time"))
         path, n, hold = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
         conns = []
         for i in range(n):

@@ -108,6 +108,7 @@ public final class FootstepDaemonService: Service, Sendable {
     public func reload(from path: String) throws(ConfigurationError) {
         let configuration = try DaemonConfiguration.load(path: path)
         try configuration.applying(options).checkEnvironment(file: path)
+        try configuration.checkMetricsAddress(file: path)
         reload(configuration)
     }
 
