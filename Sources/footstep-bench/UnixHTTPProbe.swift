@@ -8,19 +8,7 @@ final class UnixHTTPProbe {
     private var pending: [UInt8] = []
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard descriptor >= 0, result == 0 else {
-            close(descriptor)
-            throw ProbeError("cannot connect to \(path): \(String(cString: strerror(errno)))")
-        }
+        descriptor = try connectUnixSocket(path: path)
     }
 
     deinit { close(descriptor) }
@@ -108,6 +96,32 @@ final class UnixHTTPProbe {
             try fill()
         }
     }
+}
+
+/// A connected AF_UNIX stream socket to `path`; `timeout` (seconds), when
+/// given, bounds each send and receive.
+func connectUnixSocket(path: String, timeout: Int? = nil) throws -> Int32 {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw ProbeError("socket: \(String(cString: strerror(errno)))") }
+    if let timeout {
+        var value = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard result == 0 else {
+        let error = errno
+        close(descriptor)
+        throw ProbeError("cannot connect to \(path): \(String(cString: strerror(error)))")
+    }
+    return descriptor
 }
 
 struct ProbeError: Error, CustomStringConvertible {
