@@ -194,7 +194,7 @@ public final class FootstepDaemonService: Service, Sendable {
         try StartupRecovery(
             database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
-            analysis: recoveryConfiguration.analysisConfiguration, model: try? loadModel(configuration),
+            analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
             minimumConfidence: configuration.detection.minimumConfidence, logger: logger
         ).run()
         control.withLock {

@@ -43,10 +43,11 @@ public struct StartupRecovery {
 
     /// - Parameters:
     ///   - analysis, model, minimumConfidence: The pipeline that analyses the
-    ///     interrupted sessions' audio tails; without a model, tails are not analysed.
+    ///     interrupted sessions' audio tails; `model` is called only when a
+    ///     session was left open. Without it, tails are not analysed.
     public init(
         database: FootstepDatabase, audioDirectory: String, clipDirectory: String? = nil, clipBefore: Double = 2,
-        clipAfter: Double = 3, analysis: AnalysisConfiguration = AnalysisConfiguration(), model: FootstepModel? = nil,
+        clipAfter: Double = 3, analysis: AnalysisConfiguration = AnalysisConfiguration(), model: (() throws -> FootstepModel)? = nil,
         minimumConfidence: Double = 0.5, logger: Logger
     ) {
         self.database = database

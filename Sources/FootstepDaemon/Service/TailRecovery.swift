@@ -26,7 +26,8 @@ struct TailRecovery {
 
     let database: FootstepDatabase
     let analysis: AnalysisConfiguration
-    let model: FootstepModel
+    /// Loads the classifier's model (only when there is a tail to analyse).
+    let model: () throws -> FootstepModel
     let minimumConfidence: Double
     let logger: Logger
 
@@ -47,7 +48,7 @@ struct TailRecovery {
         defer { source.close() }
         try source.seek(toFrame: Int(start - file.startFrame))
         let result = try FileAnalysis.analyse(
-            source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model))
+            source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model()))
         let after = (lastStored ?? -1) + Int64(Self.sameEventSeconds * rate)
         let events: [NewEvent] = result.events.compactMap { analysed in
             var event = analysed
