@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "FootstepConfiguration",
             dependencies: [
-                "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -153,7 +153,7 @@ let package = Package(
             name: "FootstepDaemonTests",
             dependencies: [
                 "CSndfile", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
-                "FootstepDaemon", "FootstepStore", "FootstepTesting",
+                "FootstepDaemon", "FootstepDSP", "FootstepStore", "FootstepTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -6,10 +6,10 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     public var levelIntervalSeconds: Double = 60
     /// dBFS → dB SPL offset from calibration (0 = uncalibrated, relative levels).
     public var calibrationOffsetDB: Double = 0
-    /// Detector sensitivity: lower finds fainter impacts (default 1).
-    public var detectorThreshold: Double = 1
-    /// Shortest time between two onsets, seconds.
-    public var minimumInterOnsetInterval: Double = 0.13
+    /// Detector sensitivity: lower finds fainter impacts (`OnsetDetectorConfiguration.threshold`).
+    public var detectorThreshold = OnsetDetectorConfiguration(sampleRate: 16000).threshold
+    /// Shortest time between two onsets, seconds (`OnsetDetectorConfiguration.minimumInterOnsetInterval`).
+    public var minimumInterOnsetInterval = OnsetDetectorConfiguration(sampleRate: 16000).minimumInterOnsetInterval
     /// Optional parametric EQ before analysis, per channel (empty = off).
     public var equalizer: [[EQBand]] = []
     /// Audio before the onset handed to the classifier, seconds.
@@ -21,6 +21,9 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// footstep, a lone unsure footstep is not). An event whose label the
     /// neighbours may change waits for them: up to about 1.6 s longer.
     public var gaitContext = true
+    /// Below this confidence a footstep's type is `unknown` (the classifier's
+    /// own rule is 0.5; a higher value asks for surer types).
+    public var minimumConfidence = 0.5
 
     public init() {}
 

@@ -14,6 +14,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     private var segment: [Float]
     private let preRollFrames: Int
     private let sampleRate: Double
+    private let minimumConfidence: Double
 
     var hopFrames: Int { detector.hopFrames }
 
@@ -24,20 +25,26 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         }
         self.classifier = classifier
         self.sampleRate = sampleRate
+        minimumConfidence = configuration.minimumConfidence
         preRollFrames = Int(configuration.segmentPreRoll * sampleRate)
         segment = [Float](repeating: 0, count: preRollFrames + Int(configuration.segmentLength * sampleRate))
     }
 
-    /// Analyses one hop; `output` receives the events that ended in it.
+    /// Analyses one hop; `output` receives the events that ended in it, with
+    /// `minimumConfidence` applied.
     mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
-        for event in detector.process(hop, levels: levels) { emit(event, output: output) }
-        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: output)
+        let minimum = minimumConfidence
+        func settled(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        for event in detector.process(hop, levels: levels) { emit(event, output: settled) }
+        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: settled)
     }
 
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
-        for event in detector.finish() { emit(event, output: output) }
-        gaitContext?.finish(output: output)
+        let minimum = minimumConfidence
+        func settled(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        for event in detector.finish() { emit(event, output: settled) }
+        gaitContext?.finish(output: settled)
     }
 
     private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {
@@ -53,5 +60,14 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         } else {
             output(.event(analyzed))
         }
+    }
+}
+
+extension AnalysisOutput {
+    /// An event with ``AnalyzedEvent/requireConfidence(_:)`` applied; levels unchanged.
+    func requiringConfidence(_ minimum: Double) -> AnalysisOutput {
+        guard case var .event(event) = self else { return self }
+        event.requireConfidence(minimum)
+        return .event(event)
     }
 }

@@ -1,5 +1,6 @@
-import FootstepCore
+import FootstepAnalysis
 import FootstepAudio
+import FootstepCore
 import FootstepDSP
 
 /// The daemon's whole configuration, read from `/etc/footstepd/footstepd.toml`
@@ -29,12 +30,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     public struct Detection: Sendable, Equatable {
-        public var threshold = 1.0
-        public var minimumInterOnsetInterval = 0.13
+        /// The onset detector's sensitivity (`AnalysisConfiguration.detectorThreshold`).
+        public var threshold = AnalysisConfiguration().detectorThreshold
+        /// Shortest time between two detected impacts, seconds.
+        public var minimumInterOnsetInterval = AnalysisConfiguration().minimumInterOnsetInterval
         /// Below this confidence a footstep's type is reported as `unknown`.
-        public var minimumConfidence = 0.5
+        public var minimumConfidence = AnalysisConfiguration().minimumConfidence
         /// Revise labels with the neighbouring impacts in view (`AnalysisConfiguration.gaitContext`).
-        public var gaitContext = true
+        public var gaitContext = AnalysisConfiguration().gaitContext
         /// A classifier model file; nil uses the built-in model.
         public var modelPath: String?
     }
@@ -43,7 +46,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         /// dBFS → dB SPL; 0 means uncalibrated (relative levels).
         public var calibrationOffset = 0.0
         /// Seconds per level row.
-        public var interval = 60.0
+        public var interval = AnalysisConfiguration().levelIntervalSeconds
     }
 
     public struct Retention: Sendable, Equatable {

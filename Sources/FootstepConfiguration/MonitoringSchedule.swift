@@ -7,10 +7,16 @@ public enum MonitoringSchedule: Sendable, Equatable, CustomStringConvertible {
     case always
     case windows([Window])
 
-    public struct Window: Sendable, Equatable {
+    public struct Window: Sendable, Equatable, CustomStringConvertible {
         /// Weekdays the window starts on, 1 = Monday … 7 = Sunday.
         public var weekdays: Set<Int>
         public var time: DailyWindow
+
+        /// `DAYS HH:MM-HH:MM`, as ``MonitoringSchedule/window(parsing:)`` reads it ("daily" for every day).
+        public var description: String {
+            let days = weekdays.count == 7 ? "daily" : weekdays.sorted().map { dayNames[$0 - 1] }.joined(separator: ",")
+            return "\(days) \(time)"
+        }
     }
 
     /// Parses one window: `DAYS HH:MM-HH:MM` with DAYS like `mon-fri`,
@@ -42,15 +48,9 @@ public enum MonitoringSchedule: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .always: "always"
-        case let .windows(windows):
-            windows.map { window in
-                let names = window.weekdays.sorted().map { Self.dayNames[$0 - 1] }.joined(separator: ",")
-                return "\(names) \(window.time)"
-            }.joined(separator: "; ")
+        case let .windows(windows): windows.map(\.description).joined(separator: "; ")
         }
     }
-
-    private static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
     private static func weekdays(_ text: String) -> Set<Int>? {
         if text == "daily" { return Set(1...7) }
@@ -74,3 +74,6 @@ public enum MonitoringSchedule: Sendable, Equatable, CustomStringConvertible {
         return days.isEmpty ? nil : days
     }
 }
+
+/// Weekday names, Monday first, as the schedule's windows write them.
+private let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

@@ -23,6 +23,9 @@ struct Footstepd: AsyncParsableCommand {
     @Flag(name: .long, help: "Validate the configuration, print the effective configuration and exit (0 valid, 78 invalid).")
     var checkConfig = false
 
+    @Flag(name: .long, help: "Print the default configuration file, every setting with its default and meaning, and exit.")
+    var printDefaultConfig = false
+
     @Option(name: .long, help: ArgumentHelp("alsa[:DEVICE], file:PATH or demo[:SCENARIO] (default: the configured ALSA device).", valueName: "SOURCE"))
     var source: String?
 
@@ -69,6 +72,10 @@ struct Footstepd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printDefaultConfig {
+            print(DaemonConfiguration.documentedTOML, terminator: "")
+            return
+        }
         MallocTuning.apply()  // before the daemon's threads allocate (see MallocTuning)
         let path = config ?? DaemonConfiguration.defaultPath
         let configuration: DaemonConfiguration

@@ -1,4 +1,6 @@
 import FootstepConfiguration
+import FootstepCore
+import FootstepDSP
 import FootstepDaemon
 import Foundation
 import Testing
@@ -13,6 +15,64 @@ struct DaemonConfigurationTests {
     @Test func theShippedFileParsesToTheDefaults() throws {
         let configuration = try DaemonConfiguration.load(path: Self.shippedPath)
         #expect(configuration == DaemonConfiguration())
+    }
+
+    @Test func theShippedFileIsTheRenderedDeclaration() throws {
+        let shipped = try String(contentsOfFile: Self.shippedPath, encoding: .utf8)
+        // Regenerate with `footstepd --print-default-config > config/footstepd.toml`.
+        #expect(shipped == DaemonConfiguration.documentedTOML)
+    }
+
+    @Test func eachKeyIsDeclaredOnceAndEveryDeclaredKeyIsRead() throws {
+        let names = DaemonConfiguration.settings.map(\.name)
+        #expect(Set(names).count == names.count)
+        // Every declared key is read: setting it to a wrong type names it.
+        for setting in DaemonConfiguration.settings where !setting.key.isEmpty {
+            let text = "[\(setting.section)]\n\(setting.key) = [[1]]\n"
+            do {
+                _ = try DaemonConfiguration.parse(text, file: "x.toml")
+                Issue.record("\(setting.name) accepted an array of arrays")
+            } catch {
+                #expect(error.key == setting.name, "\(error)")
+            }
+        }
+    }
+
+    @Test func aConfigurationRoundTripsThroughItsRendering() throws {
+        var configuration = DaemonConfiguration()
+        configuration.capture.device = "plughw:CARD=Device,DEV=0"
+        configuration.capture.sampleRate = 48000
+        configuration.capture.channels = 2
+        configuration.capture.sampleFormat = .floatLE
+        configuration.capture.microphone = "Behringer \"ECM8000\" \\ serial 42"
+        configuration.recording.audioFormat = .wav
+        configuration.recording.rollInterval = 5400
+        configuration.recording.clipBefore = 1.25
+        configuration.detection.threshold = 2.5
+        configuration.detection.minimumInterOnsetInterval = 0.2
+        configuration.detection.gaitContext = false
+        configuration.levels.calibrationOffset = 97.3
+        configuration.equalizer = [
+            [EQBand(kind: .highShelf, frequency: 2000, gainDB: -6, q: 0.7)],
+            [EQBand(kind: .peaking, frequency: 120, gainDB: 3, q: 2)],
+        ]
+        configuration.schedule = .windows([
+            try #require(MonitoringSchedule.window(parsing: "mon-fri 22:00-08:00")),
+            try #require(MonitoringSchedule.window(parsing: "daily 13:00-14:00")),
+        ])
+        configuration.retention.maximumAudioBytes = 1_500_000_000
+        configuration.retention.minimumFreeBytes = 250_000_000
+        configuration.stateDirectory = "/srv/footstepd"
+        configuration.socket.readGroup = "neighbours"
+        configuration.metrics.port = 9464
+        configuration.reports.quietHours = try #require(DailyWindow(parsing: "22:30-06:30"))
+        configuration.reports.address = "Flat 2, 10 Example Road"
+        configuration.reports.directory = "/srv/reports"
+        configuration.reports.keep = 7
+        #expect(configuration != DaemonConfiguration())
+        let text = configuration.renderedTOML
+        #expect(try DaemonConfiguration.parse(text, file: "rendered.toml") == configuration, "\(text)")
+        #expect(try DaemonConfiguration.parse(DaemonConfiguration().renderedTOML, file: "x.toml") == DaemonConfiguration())
     }
 
     @Test func anEmptyFileGivesTheDefaults() throws {

@@ -62,13 +62,18 @@ struct DaemonControlTests {
             handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
         #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > 8000 })
-        daemon.pause()
-        #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .paused })
+        let session0 = try #require(daemon.status.sessionId)
+        // The reply says what happened, and the state shows it when the reply comes.
+        #expect(await daemon.send(.pause) == .paused(session: session0))
+        #expect(daemon.status.state == .paused)
+        #expect(await daemon.send(.pause) == .refused("already paused"))
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         #expect(try database.sessions().first?.session.status == .paused)
         try await Task.sleep(for: .milliseconds(500))
-        daemon.resume()
-        #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .recording })
+        #expect(await daemon.send(.resume) == .resumed(session: session0))
+        #expect(daemon.status.state == .recording)
+        #expect(await daemon.send(.resume) == .refused("nothing to resume: the daemon is recording"))
+        #expect(await daemon.send(.start) == .refused("already recording (session \(session0)); nothing to start"))
         try await running.value
         let session = try #require(try database.sessions().first?.session)
         #expect(session.status == .completed)
@@ -76,6 +81,47 @@ struct DaemonControlTests {
         #expect(files.count == 2)
         // Frames read while paused are not recorded.
         #expect(files.map(\.frames).reduce(0, +) < 6 * 16000)
+    }
+
+    @Test func commandsReplyWithWhatHappened() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .demo(scenario: "walking:duration=600"),
+            options: DaemonOptions(stateDirectory: state, speed: 4), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.sessionId != nil })
+        let first = try #require(daemon.status.sessionId)
+
+        #expect(await daemon.send(.stop) == .stopped(session: first))
+        #expect(daemon.status.sessionId == nil)
+        #expect(daemon.status.state == .idle)
+        #expect(await daemon.send(.stop) == .refused("nothing to stop: no session is open"))
+        #expect(await daemon.send(.pause) == .refused("nothing to pause: no session is recording"))
+        #expect(await daemon.send(.calibrate(offsetDB: 90)) == .calibrated(session: nil))
+        #expect(daemon.configuration.levels.calibrationOffset == 90)
+
+        guard case let .started(second) = await daemon.send(.start) else {
+            Issue.record("start did not start a session")
+            return
+        }
+        #expect(second != first)
+        #expect(daemon.status.sessionId == second)
+        // A new calibration ends the session; the reply names the one that measures with it.
+        guard case let .calibrated(.some(third)) = await daemon.send(.calibrate(offsetDB: 91)) else {
+            Issue.record("calibrate did not start a new session")
+            return
+        }
+        #expect(third != second)
+        #expect(daemon.status.sessionId == third)
+        #expect(daemon.configuration.levels.calibrationOffset == 91)
+
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(await daemon.send(.start) == .shuttingDown)
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        #expect(try database.sessions().map(\.session.status) == [.completed, .completed, .completed])
     }
 
     @Test func reloadKeepsTheOldConfigurationWhenTheNewFileIsInvalid() throws {

@@ -61,7 +61,8 @@ struct DaemonKillRecoveryTests {
         }
         print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored, \(storedOnly) stored but not found; \(recovered) recovered at start-up")
         #expect(analysed > 100)
-        #expect(recovered > 0)
+        // How many events a kill catches in memory depends on the moment (often none, now that
+        // events are stored as they leave the pipeline); TailRecoveryTests checks the recovery itself.
         #expect(Double(matched) >= 0.99 * Double(analysed))
         #expect(Double(storedOnly) <= 0.01 * Double(analysed))
     }

@@ -24,11 +24,18 @@ public struct ControlServer: Service, CustomStringConvertible {
     private let policy: AccessPolicy
     private let metrics: DaemonMetrics
     private let state: ServerState
+    private let onStarted: (@Sendable (_ listening: Bool) -> Void)?
 
-    public init(configuration: ControlServerConfiguration, backend: any ControlBackend, logger: Logger) {
+    /// - Parameter onStarted: Called with true once the socket listens with its
+    ///   final permissions, and with false when it cannot start (or stops on an error).
+    public init(
+        configuration: ControlServerConfiguration, backend: any ControlBackend, logger: Logger,
+        onStarted: (@Sendable (_ listening: Bool) -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.backend = backend
         self.logger = logger
+        self.onStarted = onStarted
         self.policy = AccessPolicy(readGroup: configuration.readGroup, adminGroup: configuration.adminGroup)
         self.metrics = DaemonMetrics(version: configuration.version)
         self.state = ServerState()
@@ -47,6 +54,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         do {
             try await serve()
         } catch {
+            onStarted?(false)
             logger.error("control socket not available: \(error)", metadata: ["socket.path": "\(configuration.socketPath)"])
             throw error
         }
@@ -61,6 +69,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         let configuration = configuration
         let logger = logger
         let state = state
+        let onStarted = onStarted
         let http1Configuration = http1Configuration
         let admission = ConnectionAdmission(policy: policy, limits: configuration.connectionLimits)
         let socketApplication = Application(
@@ -76,6 +85,7 @@ public struct ControlServer: Service, CustomStringConvertible {
             onServerRunning: { _ in
                 let group = socket.restrict(mode: configuration.socketMode, group: configuration.readGroup, logger: logger)
                 state.listening.store(true, ordering: .releasing)
+                onStarted?(true)
                 logger.info(
                     "control socket listening on \(configuration.socketPath) (mode \(String(configuration.socketMode, radix: 8)), group \(group ?? "unchanged"))")
             },

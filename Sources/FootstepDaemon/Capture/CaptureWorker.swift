@@ -10,7 +10,9 @@ import Synchronization
 /// writer and event clips on a dedicated thread (reads block), and hands what
 /// comes out (events, level intervals, live meter readings, files, clips) to
 /// the service through a locked queue whose capacity is kept, so posting does
-/// not allocate in steady state. It never touches SQLite.
+/// not allocate in steady state, and wakes the service task when it posts
+/// (at most every 20 ms for levels; at once for events, state changes and its
+/// end). It never touches SQLite.
 ///
 /// - Note: `start()` once; the other members are safe from any thread.
 final class CaptureWorker: @unchecked Sendable {
@@ -28,8 +30,6 @@ final class CaptureWorker: @unchecked Sendable {
         var audioRetryInterval: Double = 10
         /// The classifier's model.
         var model: FootstepModel
-        /// Below this confidence a footstep's type is `unknown`.
-        var minimumConfidence: Double
         /// Clips root (`<state>/clips`); clips are written in the session's container.
         var clipDirectory: String
         var clipBefore: Double
@@ -39,6 +39,7 @@ final class CaptureWorker: @unchecked Sendable {
     }
 
     private let settings: Settings
+    private let wakeup: ServiceWakeup
     private let sourceBox: UncheckedBox<any AudioSource>
     private let reports = Mutex<[CaptureReport]>([])
     private let stopRequested = Atomic<Bool>(false)
@@ -50,9 +51,11 @@ final class CaptureWorker: @unchecked Sendable {
     private let heartbeatCount = Atomic<Int64>(0)
     let format: AudioFormat
 
-    init(source: any AudioSource, settings: Settings) {
+    /// - Parameter wakeup: Signalled when reports are waiting and when the thread has ended.
+    init(source: any AudioSource, settings: Settings, wakeup: ServiceWakeup) {
         self.sourceBox = UncheckedBox(source)
         self.settings = settings
+        self.wakeup = wakeup
         self.format = source.format
     }
 
@@ -89,10 +92,17 @@ final class CaptureWorker: @unchecked Sendable {
         }
     }
 
-    private func post(_ report: CaptureReport) { reports.withLock { $0.append(report) } }
+    /// Posts a report that the service handles at once (a file, a clip, a state change).
+    private func post(_ report: CaptureReport) {
+        reports.withLock { $0.append(report) }
+        wakeup.signal()
+    }
 
     private func main() {
-        defer { finishedFlag.store(true, ordering: .releasing) }
+        defer {
+            finishedFlag.store(true, ordering: .releasing)
+            wakeup.signal()
+        }
         let source = sourceBox.value
         let format = source.format
         do {
@@ -150,14 +160,16 @@ final class CaptureWorker: @unchecked Sendable {
         var lastInvalidReport = ContinuousClock.now - .seconds(10)
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
+        var batchHasEvent = false
+        var lastSignal = ContinuousClock.now - .seconds(1)
 
         func handle(_ output: AnalysisOutput) {
             switch output {
             case var .event(event):
                 event.onsetFrame += skipped
-                event.requireConfidence(settings.minimumConfidence)
                 let timestamp = writer.time(ofFrame: event.onsetFrame)
                 batch.append(.event(event, timestamp: timestamp))
+                batchHasEvent = true
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):
                 levels.startFrame += skipped
@@ -319,6 +331,14 @@ final class CaptureWorker: @unchecked Sendable {
             if !batch.isEmpty {
                 reports.withLock { $0.append(contentsOf: batch) }
                 batch.removeAll(keepingCapacity: true)
+                // Events at once (live subscribers wait for them); meter readings and
+                // level intervals at most every 20 ms (a fast file would wake it per block).
+                let now = ContinuousClock.now
+                if batchHasEvent || now - lastSignal >= .milliseconds(20) {
+                    wakeup.signal()
+                    lastSignal = now
+                }
+                batchHasEvent = false
             }
         }
         pipeline.finish { handle($0) }

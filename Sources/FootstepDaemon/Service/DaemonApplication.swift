@@ -54,9 +54,9 @@ public enum DaemonApplication {
             serverConfiguration?(&settings)
             let server = ControlServer(
                 configuration: settings, backend: DaemonControlBackend(daemon: daemon, logger: logger),
-                logger: logger)
+                logger: logger, onStarted: { daemon.controlSocketStarted(listening: $0) })
             control = server
-            daemon.setControlReadiness { server.isListening }
+            daemon.expectControlSocket()
             services.append(.init(service: server, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         }
         var groupConfiguration = ServiceGroupConfiguration(

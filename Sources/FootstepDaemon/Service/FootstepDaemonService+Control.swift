@@ -33,47 +33,28 @@ public struct DaemonControlBackend: ControlBackend {
     // MARK: Recording control
 
     public func perform(_ action: RecordingAction) async throws -> ActionResponse {
-        let before = daemon.status
+        let command: DaemonCommand
         switch action {
-        case .start:
-            guard before.sessionId == nil else {
-                throw APIError.conflict("already recording (session \(before.sessionId!)); nothing to start")
-            }
-            daemon.start()
-            if !before.schedule.isActive {
-                return response(action, "recording starts when the monitoring schedule opens (\(before.schedule))")
-            }
-            try await wait(for: action) { $0.sessionId != nil }
-            return response(action, "session \(daemon.status.sessionId.map(String.init) ?? "?") started")
-        case .pause:
-            guard before.sessionId != nil, before.state != .paused else {
-                throw APIError.conflict(before.state == .paused ? "already paused" : "nothing to pause: no session is recording")
-            }
-            daemon.pause()
-            try await wait(for: action) { $0.state == .paused }
-            return response(action, "session \(before.sessionId!) paused")
-        case .resume:
-            guard before.state == .paused else { throw APIError.conflict("nothing to resume: the daemon is \(before.state.rawValue)") }
-            daemon.resume()
-            try await wait(for: action) { $0.state != .paused }
-            return response(action, "session \(before.sessionId.map(String.init) ?? "?") resumed")
-        case .stop:
-            guard let session = before.sessionId else { throw APIError.conflict("nothing to stop: no session is open") }
-            daemon.stop()
-            try await wait(for: action) { $0.sessionId == nil }
-            return response(action, "session \(session) stopped")
+        case .start: command = .start
+        case .pause: command = .pause
+        case .resume: command = .resume
+        case .stop: command = .stop
         }
-    }
-
-    /// Waits for the daemon's state to show the action done (answered at the change itself).
-    private func wait(for action: RecordingAction, _ done: @escaping @Sendable (DaemonStatus) -> Bool) async throws {
-        guard await daemon.waitForStatus(within: .seconds(actionTimeout), until: done) else {
+        let message: String
+        switch await daemon.send(command, within: .seconds(actionTimeout)) {
+        case let .started(session): message = "session \(session) started"
+        case let .waitingForSchedule(schedule): message = "recording starts when the monitoring schedule opens (\(schedule))"
+        case let .waitingForDevice(reason): message = "the capture device cannot be opened (\(reason)); recording starts when it returns"
+        case let .stopped(session): message = session.map { "session \($0) stopped" } ?? "stopped waiting for the capture device"
+        case let .paused(session): message = "session \(session) paused"
+        case let .resumed(session): message = "session \(session) resumed"
+        case let .calibrated(session): message = "calibration applied" + (session.map { " (session \($0))" } ?? "")
+        case let .refused(reason): throw APIError.conflict(reason)
+        case .timedOut:
             throw APIError.unavailable(
                 "timeout", "the daemon did not \(action.rawValue) within \(Int(actionTimeout)) s; see `footstepctl status`")
+        case .shuttingDown: throw APIError.unavailable("shutting_down", "footstepd is shutting down")
         }
-    }
-
-    private func response(_ action: RecordingAction, _ message: String) -> ActionResponse {
         let status = daemon.status
         return ActionResponse(action: action.rawValue, state: status.state.rawValue, sessionId: status.sessionId, message: message)
     }
@@ -100,10 +81,9 @@ public struct DaemonControlBackend: ControlBackend {
     /// Applies the stored calibration and waits (up to 5 s) for the new
     /// session that measures with it, so the next reading is calibrated.
     public func applyCalibration(offsetDB: Double) async throws {
-        let before = daemon.status.sessionId
-        daemon.applyCalibration(offsetDB: offsetDB)
-        guard before != nil else { return }
-        _ = await daemon.waitForStatus(within: .seconds(5)) { $0.sessionId != nil && $0.sessionId != before }
+        if case .timedOut = await daemon.send(.calibrate(offsetDB: offsetDB)) {
+            logger.warning("calibration stored; the session measuring with it had not started within 5 s")
+        }
     }
 
     // MARK: Clips

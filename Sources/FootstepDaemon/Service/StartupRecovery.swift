@@ -42,13 +42,13 @@ public struct StartupRecovery {
     let logger: Logger
 
     /// - Parameters:
-    ///   - analysis, model, minimumConfidence: The pipeline that analyses the
+    ///   - analysis, model: The pipeline that analyses the
     ///     interrupted sessions' audio tails; `model` is called only when a
     ///     session was left open. Without it, tails are not analysed.
     public init(
         database: FootstepDatabase, audioDirectory: String, clipDirectory: String? = nil, clipBefore: Double = 2,
         clipAfter: Double = 3, analysis: AnalysisConfiguration = AnalysisConfiguration(), model: (() throws -> FootstepModel)? = nil,
-        minimumConfidence: Double = 0.5, logger: Logger
+        logger: Logger
     ) {
         self.database = database
         self.audioDirectory = audioDirectory
@@ -56,7 +56,7 @@ public struct StartupRecovery {
         self.clipBefore = clipBefore
         self.clipAfter = clipAfter
         self.tail = model.map {
-            TailRecovery(database: database, analysis: analysis, model: $0, minimumConfidence: minimumConfidence, logger: logger)
+            TailRecovery(database: database, analysis: analysis, model: $0, logger: logger)
         }
         self.logger = logger
     }

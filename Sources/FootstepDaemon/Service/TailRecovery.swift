@@ -10,7 +10,7 @@ import Logging
 /// for each interrupted session after repairing its files: the end of the
 /// session's last audio file, from a little before its last stored event, goes
 /// through the same pipeline (model, calibration, equalizer, minimum
-/// confidence), and the events after the last stored one are appended to the
+/// confidence: `analysis`), and the events after the last stored one are appended to the
 /// chain with a note saying they were recovered.
 struct TailRecovery {
     /// Seconds analysed before the last stored event, so the detector knows
@@ -28,7 +28,6 @@ struct TailRecovery {
     let analysis: AnalysisConfiguration
     /// Loads the classifier's model (only when there is a tail to analyse).
     let model: () throws -> FootstepModel
-    let minimumConfidence: Double
     let logger: Logger
 
     /// Analyses the tail of `session`'s last audio file and stores the events
@@ -50,9 +49,7 @@ struct TailRecovery {
         let result = try FileAnalysis.analyse(
             source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model()))
         let after = (lastStored ?? -1) + Int64(Self.sameEventSeconds * rate)
-        let events: [NewEvent] = result.events.compactMap { analysed in
-            var event = analysed
-            event.requireConfidence(minimumConfidence)
+        let events: [NewEvent] = result.events.compactMap { event in
             let frame = start + event.onsetFrame
             guard frame > after, frame < fileEnd else { return nil }
             return NewEvent(

@@ -39,7 +39,9 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var peakDBFS: Double
     /// Sound exposure level of the event, dB(A).
     public var sel: Double
-    /// Background level (LA90 of the preceding minute), dB(A), if known.
+    /// Background level just before the event, dB(A), if known: the detector's
+    /// floor-tracking Fast A level (it follows drops at once and rises over
+    /// seconds, so an event does not raise it).
     public var backgroundLA: Double?
     /// User notes (outside the hash).
     public var notes: String

@@ -31,7 +31,7 @@ public struct NewEvent: Sendable, Hashable {
     public var peakDBFS: Double
     /// Sound exposure level, dB(A).
     public var sel: Double
-    /// Background level, dB(A).
+    /// Background level just before the event, dB(A) (see `EventRecord.backgroundLA`).
     public var backgroundLA: Double?
     /// Initial notes (outside the hash; may be edited later).
     public var notes: String

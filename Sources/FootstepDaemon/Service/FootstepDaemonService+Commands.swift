@@ -1,0 +1,95 @@
+import FootstepStore
+import Logging
+
+extension FootstepDaemonService {
+    /// Sends `command` to the service task and waits for its reply: what the
+    /// daemon did, once it is done (a start replies when the session has
+    /// started, a stop when it has ended). `.timedOut` when no reply comes
+    /// `within` the time given.
+    public func send(_ command: DaemonCommand, within timeout: Duration = .seconds(5)) async -> DaemonCommand.Outcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<DaemonCommand.Outcome, Never>) in
+            guard let ticket = control.withLock({ $0.mailbox.post(command, replyTo: continuation) }) else {
+                continuation.resume(returning: .shuttingDown)
+                return
+            }
+            wakeup.signal()
+            Task {
+                try? await Task.sleep(for: timeout)
+                reply(ticket, .timedOut)
+            }
+        }
+    }
+
+    /// Answers the caller of `ticket`, unless it was answered already.
+    func reply(_ ticket: CommandMailbox.Ticket, _ outcome: DaemonCommand.Outcome) {
+        control.withLock { $0.mailbox.answer(ticket) }?.resume(returning: outcome)
+    }
+
+    /// The commands sent since the last call, in order.
+    func takeCommands() -> [(ticket: CommandMailbox.Ticket, command: DaemonCommand)] {
+        control.withLock { $0.mailbox.take() }
+    }
+
+    /// Answers every caller still waiting with `.shuttingDown` and refuses new commands.
+    func closeMailbox() {
+        for waiter in control.withLock({ $0.mailbox.close() }) { waiter.resume(returning: .shuttingDown) }
+    }
+
+    /// Makes `offsetDB` the calibration in force (it wins over the configuration file's).
+    func setCalibration(_ offsetDB: Double) {
+        control.withLock { $0.storedCalibrationOffset = offsetDB }
+        logger.notice("calibration offset \(offsetDB) dB applied; a new session starts with it")
+    }
+
+    /// Carries out the commands that arrive while no session is open.
+    /// - Parameters:
+    ///   - scheduleOpen: Whether the monitoring schedule wants a session now.
+    ///   - deviceError: Why the device cannot be opened, while a session waits for it.
+    func handleBetweenSessions(
+        _ commands: [(ticket: CommandMailbox.Ticket, command: DaemonCommand)], intent: inout SessionIntent,
+        scheduleOpen: Bool, deviceError: String? = nil
+    ) {
+        for (ticket, command) in commands {
+            switch command {
+            case .start:
+                intent.wantRunning = true
+                intent.paused = false
+                if !scheduleOpen {
+                    reply(ticket, .waitingForSchedule(status.schedule.description))
+                } else if let deviceError {
+                    reply(ticket, .waitingForDevice(deviceError))
+                } else {
+                    intent.awaitingStart.append((ticket, command))
+                }
+            case .stop:
+                if deviceError != nil, intent.wantRunning {
+                    // No session yet: stop waiting for the device.
+                    intent.wantRunning = false
+                    reply(ticket, .stopped(session: nil))
+                } else {
+                    reply(ticket, .refused("nothing to stop: no session is open"))
+                }
+            case .pause:
+                reply(ticket, .refused("nothing to pause: no session is recording"))
+            case .resume:
+                reply(ticket, .refused("nothing to resume: the daemon is \(status.state.rawValue)"))
+            case let .calibrate(offsetDB):
+                setCalibration(offsetDB)
+                reply(ticket, .calibrated(session: nil))
+            }
+        }
+    }
+}
+
+/// What the commands so far ask of the sessions, and which callers wait for
+/// a session to start or end. Owned by the service task.
+struct SessionIntent {
+    /// A session is wanted (false after `stop`, until `start`).
+    var wantRunning = true
+    /// Frames are dropped (after `pause`, until `resume` or `start`); it outlasts a session restart.
+    var paused = false
+    /// `start` and `calibrate` commands answered when the next session starts.
+    var awaitingStart: [(ticket: CommandMailbox.Ticket, command: DaemonCommand)] = []
+    /// `stop` commands answered when the open session ends.
+    var awaitingEnd: [CommandMailbox.Ticket] = []
+}
