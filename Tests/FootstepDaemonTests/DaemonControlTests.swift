@@ -93,6 +93,10 @@ struct DaemonControlTests {
         let running = Task { try await group.run() }
         #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.sessionId != nil })
         let first = try #require(daemon.status.sessionId)
+        // A write runs on the service task, between the events it stores.
+        try await daemon.write { try $0.renameSession(first, title: "landing, first night") }
+        let renamed = try await daemon.write { try $0.session(first)?.session.title }
+        #expect(renamed == "landing, first night")
 
         #expect(await daemon.send(.stop) == .stopped(session: first))
         #expect(daemon.status.sessionId == nil)
@@ -120,6 +124,7 @@ struct DaemonControlTests {
         await group.triggerGracefulShutdown()
         try await running.value
         #expect(await daemon.send(.start) == .shuttingDown)
+        await #expect(throws: DaemonError.self) { try await daemon.write { try $0.setSessionNotes(first, notes: "late") } }
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         #expect(try database.sessions().map(\.session.status) == [.completed, .completed, .completed])
     }

@@ -36,8 +36,12 @@ struct ConfigController {
                     reference = reference.isEmpty ? levelText : "\(reference), \(levelText)"
                 }
                 try SessionsController.checkText(reference, field: "reference", maximum: 500)
-                let record = try backend.store().addCalibration(
-                    measuredAt: Date(), offsetDB: body.offsetDB, method: method, reference: reference)
+                let measuredAt = Date()
+                let referenceText = reference
+                let record = try await backend.write { database in
+                    try database.addCalibration(
+                        measuredAt: measuredAt, offsetDB: body.offsetDB, method: method, reference: referenceText)
+                }
                 try await backend.applyCalibration(offsetDB: body.offsetDB)
                 logger.notice(
                     "calibration stored: offset \(String(format: "%.2f", body.offsetDB)) dB (\(method))",

@@ -29,8 +29,10 @@ struct DiaryController {
                 guard at.timeIntervalSince1970 > 0, at <= now.addingTimeInterval(60) else {
                     throw APIError.badParameter("at", "must not be in the future")
                 }
-                let entry = try backend.store().addDiaryEntry(
-                    kind, at: at, duration: body.durationSeconds, text: text, writtenAt: now)
+                let duration = body.durationSeconds
+                let entry = try await backend.write { database in
+                    try database.addDiaryEntry(kind, at: at, duration: duration, text: text, writtenAt: now)
+                }
                 logger.notice("diary \(kind.rawValue) \(entry.id ?? 0) written", metadata: peerMetadata(context))
                 return try jsonResponse(DiaryEntryResponse(entry), status: .created)
             },

@@ -29,7 +29,7 @@ struct EventsController {
                 let id = try rowID(context)
                 let patch = try await decodeBody(EventPatchRequest.self, from: request, limit: bodyLimit)
                 try SessionsController.checkText(patch.notes, field: "notes", maximum: 10_000)
-                try backend.store().setEventNotes(id, notes: patch.notes)
+                try await backend.write { try $0.setEventNotes(id, notes: patch.notes) }
                 logger.info("event \(id) notes edited", metadata: peerMetadata(context))
                 return try jsonResponse(EventResponse(try event(id)))
             },

@@ -25,21 +25,18 @@ struct SessionsController {
                 guard patch.title != nil || patch.notes != nil else {
                     throw APIError.badBody("give 'title' and/or 'notes'")
                 }
-                let database = try backend.store()
-                if let title = patch.title {
-                    try Self.checkText(title, field: "title", maximum: 200)
-                    try database.renameSession(id, title: title)
-                }
-                if let notes = patch.notes {
-                    try Self.checkText(notes, field: "notes", maximum: 10_000)
-                    try database.setSessionNotes(id, notes: notes)
+                if let title = patch.title { try Self.checkText(title, field: "title", maximum: 200) }
+                if let notes = patch.notes { try Self.checkText(notes, field: "notes", maximum: 10_000) }
+                try await backend.write { database in
+                    if let title = patch.title { try database.renameSession(id, title: title) }
+                    if let notes = patch.notes { try database.setSessionNotes(id, notes: notes) }
                 }
                 logger.notice("session \(id) edited", metadata: peerMetadata(context))
                 return try jsonResponse(SessionResponse(try summary(id)))
             },
             Route(.delete, "/v1/sessions/{id}", .admin) { _, context in
                 let id = try rowID(context)
-                let deletion = try backend.store().deleteSession(id, reason: "deleted through the control socket")
+                let deletion = try await backend.write { try $0.deleteSession(id, reason: "deleted through the control socket") }
                 var removed = 0
                 for path in deletion.allPaths {
                     do {

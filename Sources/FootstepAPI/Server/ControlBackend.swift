@@ -5,8 +5,8 @@ import Foundation
 /// (this module cannot depend on it); tests may run the server on any backend.
 ///
 /// - Note: Methods are called concurrently from request tasks; they must not block
-///   for long (the store's reads take milliseconds; recording control only flags
-///   the daemon's loop).
+///   for long (the store's reads take milliseconds; recording control and writes
+///   are messages to the daemon's task).
 public protocol ControlBackend: Sendable {
     /// The evidence store, once the daemon has opened it; nil while starting (routes then answer 503).
     var database: FootstepDatabase? { get }
@@ -28,6 +28,11 @@ public protocol ControlBackend: Sendable {
     /// Re-reads and validates the configuration file, then applies it.
     /// Throws ``APIError`` (422 with the loader's message; 409 without a file).
     func reloadConfiguration() async throws -> ActionResponse
+
+    /// Runs `body` where the daemon writes to the store (its one writer) and
+    /// returns its result; errors from `body` (a `StoreError`) are rethrown.
+    /// Throws ``APIError`` (503) while the store is not open.
+    func write<Result: Sendable>(_ body: @escaping @Sendable (FootstepDatabase) throws -> Result) async throws -> Result
 
     /// Applies a calibration offset (already stored) to the levels from now on.
     func applyCalibration(offsetDB: Double) async throws

@@ -1,3 +1,5 @@
+import FootstepStore
+
 /// A request to the daemon (from the control socket). The service task
 /// carries it out and replies with a ``DaemonCommand/Outcome`` that says what
 /// happened: `FootstepDaemonService.send(_:within:)`.
@@ -37,13 +39,17 @@ public enum DaemonCommand: Sendable, Equatable {
     }
 }
 
-/// Commands on their way to the service task and the callers waiting for
-/// their replies. Each reply is given once: by the service task, by the
-/// caller's timeout, or by shutdown, whichever comes first.
+/// Commands and store writes on their way to the service task, and the
+/// callers waiting for their replies. Each reply is given once: by the
+/// service task, by the caller's timeout, or by shutdown, whichever comes
+/// first.
 struct CommandMailbox {
     typealias Ticket = UInt64
+    /// A write to run on the service task: it resumes its caller (nil: the daemon is shutting down).
+    typealias Write = @Sendable (FootstepDatabase?) -> Void
 
     private var queue: [(ticket: Ticket, command: DaemonCommand)] = []
+    private var writes: [Write] = []
     private var waiting: [Ticket: CheckedContinuation<DaemonCommand.Outcome, Never>] = [:]
     private var nextTicket: Ticket = 0
     private var closed = false
@@ -59,6 +65,19 @@ struct CommandMailbox {
         return nextTicket
     }
 
+    /// Queues a store write; false when the mailbox is closed (shutting down).
+    mutating func post(_ write: @escaping Write) -> Bool {
+        guard !closed else { return false }
+        writes.append(write)
+        return true
+    }
+
+    /// The writes posted since the last call, in order.
+    mutating func takeWrites() -> [Write] {
+        defer { writes.removeAll(keepingCapacity: true) }
+        return writes
+    }
+
     /// The commands posted since the last call, in order.
     mutating func take() -> [(ticket: Ticket, command: DaemonCommand)] {
         defer { queue.removeAll(keepingCapacity: true) }
@@ -71,11 +90,15 @@ struct CommandMailbox {
         return waiting.removeValue(forKey: ticket)
     }
 
-    /// Refuses further commands and returns every caller still waiting.
-    mutating func close() -> [CheckedContinuation<DaemonCommand.Outcome, Never>] {
+    /// Refuses further commands and writes; returns every caller still waiting
+    /// for a command's reply and the writes not run.
+    mutating func close() -> (replies: [CheckedContinuation<DaemonCommand.Outcome, Never>], writes: [Write]) {
         closed = true
         queue.removeAll()
-        defer { waiting.removeAll() }
-        return Array(waiting.values)
+        defer {
+            waiting.removeAll()
+            writes.removeAll()
+        }
+        return (Array(waiting.values), writes)
     }
 }

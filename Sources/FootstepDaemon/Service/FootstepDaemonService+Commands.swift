@@ -30,9 +30,42 @@ extension FootstepDaemonService {
         control.withLock { $0.mailbox.take() }
     }
 
-    /// Answers every caller still waiting with `.shuttingDown` and refuses new commands.
+    /// Answers every caller still waiting with `.shuttingDown` (a write with
+    /// ``DaemonError``) and refuses new commands and writes.
     func closeMailbox() {
-        for waiter in control.withLock({ $0.mailbox.close() }) { waiter.resume(returning: .shuttingDown) }
+        let (replies, writes) = control.withLock { $0.mailbox.close() }
+        for waiter in replies { waiter.resume(returning: .shuttingDown) }
+        for write in writes { write(nil) }
+    }
+
+    /// Runs `body` on the service task, the store's one writer, between its
+    /// other work (an event being stored, a level batch), and returns its
+    /// result or rethrows its error (a `StoreError`).
+    /// - Throws: ``DaemonError`` when the daemon is shutting down.
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (FootstepDatabase) throws -> Result
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            let posted = control.withLock { control in
+                control.mailbox.post { database in
+                    guard let database else {
+                        continuation.resume(throwing: DaemonError("footstepd is shutting down; nothing was written"))
+                        return
+                    }
+                    continuation.resume(with: Swift.Result { try body(database) })
+                }
+            }
+            guard posted else {
+                continuation.resume(throwing: DaemonError("footstepd is shutting down; nothing was written"))
+                return
+            }
+            wakeup.signal()
+        }
+    }
+
+    /// Runs the writes sent since the last call (on the service task).
+    func runWrites(_ database: FootstepDatabase) {
+        for write in control.withLock({ $0.mailbox.takeWrites() }) { write(database) }
     }
 
     /// Makes `offsetDB` the calibration in force (it wins over the configuration file's).

@@ -59,6 +59,21 @@ public struct DaemonControlBackend: ControlBackend {
         return ActionResponse(action: action.rawValue, state: status.state.rawValue, sessionId: status.sessionId, message: message)
     }
 
+    // MARK: Writes
+
+    public func write<Result: Sendable>(
+        _ body: @escaping @Sendable (FootstepDatabase) throws -> Result
+    ) async throws -> Result {
+        guard database != nil else {
+            throw APIError.unavailable("starting", "the daemon is starting: the evidence store is not open yet; retry in a moment")
+        }
+        do {
+            return try await daemon.write(body)
+        } catch let error as DaemonError {
+            throw APIError.unavailable("shutting_down", error.message)
+        }
+    }
+
     // MARK: Configuration and calibration
 
     public func reloadConfiguration() async throws -> ActionResponse {

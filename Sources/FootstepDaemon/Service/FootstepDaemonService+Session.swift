@@ -15,7 +15,9 @@ extension FootstepDaemonService {
 
     /// Opens the source; an ALSA device that is missing is retried with
     /// backoff (0.5 s doubling to 4 s), carrying out commands meanwhile.
-    func openSource(_ configuration: DaemonConfiguration, intent: inout SessionIntent) async throws -> OpenedSource {
+    func openSource(
+        _ configuration: DaemonConfiguration, database: FootstepDatabase, intent: inout SessionIntent
+    ) async throws -> OpenedSource {
         var delay = 0.5
         while !isShuttingDown {
             let failure: AudioSourceError
@@ -39,6 +41,7 @@ extension FootstepDaemonService {
             let retryAt = ContinuousClock.now + .seconds(delay)
             while ContinuousClock.now < retryAt, !isShuttingDown {
                 await wakeup.wait(until: retryAt)
+                runWrites(database)
                 handleBetweenSessions(takeCommands(), intent: &intent, scheduleOpen: true, deviceError: reason)
                 if !intent.wantRunning { return .abandoned }
             }
@@ -52,7 +55,7 @@ extension FootstepDaemonService {
         database: FootstepDatabase, intent: inout SessionIntent, readySent: inout Bool, housekeeping: inout Housekeeping
     ) async throws -> Bool {
         let model = try loadModel(self.configuration)
-        guard case let .opened(audio) = try await openSource(self.configuration, intent: &intent) else {
+        guard case let .opened(audio) = try await openSource(self.configuration, database: database, intent: &intent) else {
             update { $0.handle(.waiting) }
             return false
         }
@@ -113,6 +116,7 @@ extension FootstepDaemonService {
         }
         while true {
             await wakeup.wait(until: timers.next)
+            runWrites(database)
             for (ticket, command) in takeCommands() {
                 switch command {
                 case .start:

@@ -180,6 +180,7 @@ public final class FootstepDaemonService: Service, Sendable {
         try await withGracefulShutdownHandler {
             while !isShuttingDown {
                 housekeeping.tick(configuration: self.configuration, status: update)
+                runWrites(database)
                 handleBetweenSessions(takeCommands(), intent: &intent, scheduleOpen: housekeeping.scheduleActive)
                 guard intent.wantRunning, housekeeping.scheduleActive else {
                     update { $0.handle(.waiting); $0.sessionId = nil }
