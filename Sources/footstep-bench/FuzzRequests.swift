@@ -18,7 +18,7 @@ struct FuzzRequests {
         ("GET", "/v1/levels"), ("GET", "/v1/bouts"),
         ("GET", "/v1/levels/live"), ("GET", "/v1/events/live"),
         ("GET", "/v1/config"), ("POST", "/v1/config/reload"), ("POST", "/v1/calibration"),
-        ("POST", "/v1/diary"), ("GET", "/v1/diary"),
+        ("POST", "/v1/diary"), ("GET", "/v1/diary"), ("GET", "/v1/recordings"),
         ("GET", "/metrics"),
     ]
 

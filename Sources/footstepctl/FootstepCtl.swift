@@ -21,8 +21,8 @@ struct FootstepCtl: AsyncParsableCommand {
             // Control commands (talk to footstepd over its socket).
             + [Status.self, Start.self, Stop.self, Pause.self, Resume.self, Sessions.self, Events.self]
             + [Clip.self, Play.self, Level.self, Watch.self, Config.self, Calibrate.self, Diary.self, Mark.self]
-            // Evidence: export, import, bundle, verify.
-            + [Export.self, Import.self, Bundle.self, Verify.self]
+            // Evidence: export, import, bundle, verify, recordings.
+            + [Export.self, Import.self, Bundle.self, Verify.self, Recordings.self]
     )
 
     /// `footstepctl --socket PATH status` as well as `footstepctl status --socket PATH`.

@@ -100,6 +100,14 @@ struct ControlRouteTests {
         #expect(bouts.status == 200)
         _ = try bouts.decode(PageResponse<BoutResponse>.self)
 
+        // The audio files: the session's current one is open.
+        let recordings = try await daemon.curl("GET", "/v1/recordings?session=\(sessionId)").decode([RecordingResponse].self)
+        #expect(!recordings.isEmpty)
+        #expect(recordings.allSatisfy { $0.session == sessionId })
+        #expect(recordings.last?.state == "open")
+        #expect(try await daemon.curl("GET", "/v1/recordings?session=999999").status == 404)
+        #expect(try await daemon.curl("GET", "/v1/recordings?session=x").status == 400)
+
         // Configuration without secrets, same keys as the file.
         let configuration = try await daemon.curl("GET", "/v1/config").decode(ConfigurationResponse.self)
         #expect(configuration.stateDirectory == daemon.stateDirectory)

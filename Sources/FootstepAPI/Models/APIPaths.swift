@@ -26,6 +26,8 @@ public enum APIPaths {
     /// `POST` a ``CalibrationRequest``.
     public static let calibration = "/v1/calibration"
     public static let diary = "/v1/diary"
+    /// The audio files (``RecordingResponse``), oldest first. Query: `session`.
+    public static let recordings = "/v1/recordings"
     /// Prometheus text format.
     public static let metrics = "/metrics"
 }

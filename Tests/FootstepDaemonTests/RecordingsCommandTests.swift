@@ -1,0 +1,85 @@
+import FootstepConfiguration
+import FootstepCore
+import FootstepDaemon
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// `footstepctl recordings list|export` on the files a real daemon run rolled.
+@Suite("footstepctl recordings", .serialized)
+struct RecordingsCommandTests {
+    /// 150 s of a walk rolled every minute: three or four WAV files in one session.
+    static func record(in directory: TemporaryDirectory) async throws -> String {
+        let state = directory.appending("state")
+        var configuration = DaemonConfiguration()
+        configuration.recording.rollInterval = 60
+        configuration.recording.audioFormat = .wav
+        let (group, _) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:duration=150"),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false,
+            controlSocket: false)
+        try await group.run()
+        return state
+    }
+
+    struct Line: Decodable {
+        var id: Int64
+        var session: Int64
+        var path: String
+        var started_at: Date
+        var duration_seconds: Double
+        var bytes: Int64
+        var sha256: String?
+        var state: String
+    }
+
+    @Test func listShowsEveryFileAndExportCopiesARangeAcrossARoll() async throws {
+        let directory = try TemporaryDirectory()
+        let state = try await Self.record(in: directory)
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session.id)
+        let files = try database.audioFiles(session: session)
+        try #require(files.count >= 3)
+
+        let listed = try BuiltProduct.run("footstepctl", ["recordings", "list", "--state-dir", state, "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let lines = try decoder.decode([Line].self, from: Data(listed.stdout.utf8))
+        #expect(lines.map(\.id) == files.map(\.id!))
+        #expect(lines.allSatisfy { $0.state == "closed" && $0.session == session })
+        for (line, file) in zip(lines, files) {
+            #expect(line.sha256 == (try FileChecksum.sha256(ofFileAt: file.path)))
+            #expect(abs(line.duration_seconds - Double(file.frames) / 16000) < 0.001)
+        }
+        let table = try BuiltProduct.run("footstepctl", ["recordings", "--state-dir", state])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("\(files.count) file(s)"), "\(table.stdout)")
+
+        // 30 s before the third file's start to 20 s after it (the second file is a whole minute,
+        // the third at least 30 s): one file out of two.
+        let boundary = files[2].startedAt
+        let from = Date(timeIntervalSince1970: (boundary.timeIntervalSince1970 - 30).rounded(.up))
+        let to = Date(timeIntervalSince1970: (boundary.timeIntervalSince1970 + 20).rounded(.down))
+        let formatter = ISO8601DateFormatter()
+        let output = directory.appending("landing.wav")
+        let exported = try BuiltProduct.run(
+            "footstepctl",
+            ["recordings", "export", "--state-dir", state, "--from", formatter.string(from: from), "--to", formatter.string(from: to), "-o", output])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("from 2 file(s)"), "\(exported.stdout)")
+        let frames = try #require(DaemonTestSupport.decodedFrames(output))
+        #expect(abs(Double(frames) / 16000 - to.timeIntervalSince(from)) < 0.01, "\(frames) frames")
+
+        let nothing = try BuiltProduct.run(
+            "footstepctl",
+            ["recordings", "export", "--state-dir", state, "--from", "2001-01-01T00:00:00Z", "--to", "2001-01-01T01:00:00Z", "-o", output])
+        #expect(nothing.status != 0)
+        #expect(nothing.stderr.contains("no audio was recorded then"), "\(nothing.stderr)")
+        let mp3 = try BuiltProduct.run(
+            "footstepctl", ["recordings", "export", "--state-dir", state, "--from", "1h ago", "--to", "now", "-o", "x.mp3"])
+        #expect(mp3.status != 0)
+        #expect(mp3.stderr.contains(".flac or .wav"), "\(mp3.stderr)")
+    }
+}
