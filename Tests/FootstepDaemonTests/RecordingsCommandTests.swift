@@ -1,3 +1,4 @@
+import FootstepAPI
 import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
@@ -23,17 +24,6 @@ struct RecordingsCommandTests {
         return state
     }
 
-    struct Line: Decodable {
-        var id: Int64
-        var session: Int64
-        var path: String
-        var started_at: Date
-        var duration_seconds: Double
-        var bytes: Int64
-        var sha256: String?
-        var state: String
-    }
-
     @Test func listShowsEveryFileAndExportCopiesARangeAcrossARoll() async throws {
         let directory = try TemporaryDirectory()
         let state = try await Self.record(in: directory)
@@ -44,14 +34,12 @@ struct RecordingsCommandTests {
 
         let listed = try BuiltProduct.run("footstepctl", ["recordings", "list", "--state-dir", state, "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let lines = try decoder.decode([Line].self, from: Data(listed.stdout.utf8))
+        let lines = try APIJSON.decoder.decode([RecordingResponse].self, from: Data(listed.stdout.utf8))
         #expect(lines.map(\.id) == files.map(\.id!))
         #expect(lines.allSatisfy { $0.state == "closed" && $0.session == session })
         for (line, file) in zip(lines, files) {
             #expect(line.sha256 == (try FileChecksum.sha256(ofFileAt: file.path)))
-            #expect(abs(line.duration_seconds - Double(file.frames) / 16000) < 0.001)
+            #expect(abs(line.durationSeconds - Double(file.frames) / 16000) < 0.001)
         }
         let table = try BuiltProduct.run("footstepctl", ["recordings", "--state-dir", state])
         #expect(table.status == 0)
