@@ -129,6 +129,15 @@ struct DaemonControlTests {
         #expect(try database.sessions().map(\.session.status) == [.completed, .completed, .completed])
     }
 
+    @Test func aCommandNobodyAnswersTimesOut() async throws {
+        let directory = try TemporaryDirectory()
+        // Never run: nothing takes the command.
+        let daemon = FootstepDaemonService(
+            configuration: DaemonConfiguration(), source: .demo(scenario: "walking"),
+            options: DaemonOptions(stateDirectory: directory.path), logger: DaemonTestSupport.quietLogger)
+        #expect(await daemon.send(.start, within: .milliseconds(100)) == .timedOut)
+    }
+
     @Test func reloadKeepsTheOldConfigurationWhenTheNewFileIsInvalid() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("footstepd.toml")

@@ -51,6 +51,8 @@ struct CommandMailbox {
     private var queue: [(ticket: Ticket, command: DaemonCommand)] = []
     private var writes: [Write] = []
     private var waiting: [Ticket: CheckedContinuation<DaemonCommand.Outcome, Never>] = [:]
+    /// Each waiting caller's timeout, cancelled when the reply comes first.
+    private var timers: [Ticket: Task<Void, Never>] = [:]
     private var nextTicket: Ticket = 0
     private var closed = false
 
@@ -63,6 +65,14 @@ struct CommandMailbox {
         queue.append((nextTicket, command))
         waiting[nextTicket] = continuation
         return nextTicket
+    }
+
+    /// Keeps `timer`, the timeout of `ticket`'s caller, to cancel it when the
+    /// reply comes; false when the reply came already (the caller cancels it).
+    mutating func setTimer(_ timer: Task<Void, Never>, for ticket: Ticket) -> Bool {
+        guard waiting[ticket] != nil else { return false }
+        timers[ticket] = timer
+        return true
     }
 
     /// Queues a store write; false when the mailbox is closed (shutting down).
@@ -87,6 +97,7 @@ struct CommandMailbox {
     /// Removes the caller waiting on `ticket` (nil when it was answered already).
     mutating func answer(_ ticket: Ticket) -> CheckedContinuation<DaemonCommand.Outcome, Never>? {
         queue.removeAll { $0.ticket == ticket }
+        timers.removeValue(forKey: ticket)?.cancel()
         return waiting.removeValue(forKey: ticket)
     }
 
@@ -98,6 +109,8 @@ struct CommandMailbox {
         defer {
             waiting.removeAll()
             writes.removeAll()
+            for timer in timers.values { timer.cancel() }
+            timers.removeAll()
         }
         return (Array(waiting.values), writes)
     }

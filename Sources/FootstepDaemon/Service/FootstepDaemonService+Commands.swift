@@ -13,10 +13,11 @@ extension FootstepDaemonService {
                 return
             }
             wakeup.signal()
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: timeout)
-                reply(ticket, .timedOut)
+                if !Task.isCancelled { reply(ticket, .timedOut) }
             }
+            if !control.withLock({ $0.mailbox.setTimer(timer, for: ticket) }) { timer.cancel() }
         }
     }
 
