@@ -8,6 +8,8 @@ public enum AnalysisOutput: Sendable {
     case event(AnalyzedEvent)
     /// A completed level interval (per minute by default).
     case levels(IntervalLevels)
+    /// An event reported earlier gets another type from its whole bout.
+    case revision(TypeRevision)
 }
 
 /// The analysis of one stream: optional EQ prefilter → mono mixdown → levels

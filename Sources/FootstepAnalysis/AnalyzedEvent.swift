@@ -14,6 +14,8 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
     public var confidence: Double
     /// The classifier's probability that this is a footstep of any type.
     public var footstepProbability: Double
+    /// How the classifier shared the impact between the four types, if a footstep.
+    public var typeProbabilities: TypeProbabilities
     public var intensity: Intensity
     /// LAFmax of the event (calibrated dB(A)).
     public var laMax: Double
@@ -36,6 +38,7 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
         type = classification.type
         confidence = classification.confidence
         footstepProbability = classification.footstepProbability
+        typeProbabilities = classification.typeProbabilities
         intensity = classification.intensity
         laMax = event.lafMax
         lcMax = event.lcfMax

@@ -21,7 +21,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
         detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         if configuration.gaitContext {
-            gaitContext = GaitContextRefiner()
+            gaitContext = GaitContextRefiner(boutTyper: classifier.boutTyper)
         }
         self.classifier = classifier
         self.sampleRate = sampleRate
@@ -34,7 +34,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     /// `minimumConfidence` applied.
     mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
         let minimum = minimumConfidence
-        func settled(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        func settled(_ item: AnalysisOutput) { if let item = item.requiringConfidence(minimum) { output(item) } }
         for event in detector.process(hop, levels: levels) { emit(event, output: settled) }
         gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: settled)
     }
@@ -42,7 +42,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         let minimum = minimumConfidence
-        func settled(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        func settled(_ item: AnalysisOutput) { if let item = item.requiringConfidence(minimum) { output(item) } }
         for event in detector.finish() { emit(event, output: settled) }
         gaitContext?.finish(output: settled)
     }
@@ -64,10 +64,17 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
 }
 
 extension AnalysisOutput {
-    /// An event with ``AnalyzedEvent/requireConfidence(_:)`` applied; levels unchanged.
-    func requiringConfidence(_ minimum: Double) -> AnalysisOutput {
-        guard case var .event(event) = self else { return self }
-        event.requireConfidence(minimum)
-        return .event(event)
+    /// An event with ``AnalyzedEvent/requireConfidence(_:)`` applied, nil for
+    /// a revision below `minimum` (its event keeps type `unknown`); levels unchanged.
+    func requiringConfidence(_ minimum: Double) -> AnalysisOutput? {
+        switch self {
+        case var .event(event):
+            event.requireConfidence(minimum)
+            return .event(event)
+        case let .revision(revision):
+            return revision.confidence < minimum ? nil : self
+        case .levels:
+            return self
+        }
     }
 }

@@ -35,17 +35,23 @@ public enum FileAnalysis {
         progress: (Int64) -> Void = { _ in }
     ) throws -> FileAnalysisResult {
         var events: [AnalyzedEvent] = []
+        var eventIndex: [Int64: Int] = [:]
         var intervals: [IntervalLevels] = []
         let summary = try ParallelAnalysisRunner.run(
             source, configuration: configuration, classifier: classifier,
             output: { output in
                 switch output {
-                case let .event(event): events.append(event)
+                case let .event(event):
+                    eventIndex[event.onsetFrame] = events.count
+                    events.append(event)
                 case let .levels(levels): intervals.append(levels)
+                case let .revision(revision):
+                    if let index = eventIndex[revision.onsetFrame] { events[index].apply(revision) }
                 }
             }, progress: progress)
         let rate = Double(source.format.sampleRate)
-        // Gait context can settle an event after later ones: the result is in onset order.
+        // Gait context can settle an event after later ones: the result is in onset
+        // order, each event with its latest type.
         events.sort { $0.onsetFrame < $1.onsetFrame }
         return FileAnalysisResult(
             path: source.name, format: source.format, durationSeconds: Double(summary.framesProcessed) / rate,

@@ -42,6 +42,8 @@ import FootstepCore
 /// A released footstep then gets its type from its bout (`BoutTyping`):
 /// running by cadence, stomping by loudness above the walker's ordinary
 /// steps, shuffling when the classifier heard a scrape, else heel strike.
+/// When its bout has ended, `BoutReviser` (with the model's bout typer) may
+/// name it again: a ``TypeRevision``.
 ///
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
@@ -70,8 +72,11 @@ struct GaitContextRefiner {
     private let capacity = 128
     /// Names each released footstep's type from its bout.
     private var typing = BoutTyping()
+    /// Names the types again when a bout has ended.
+    private var reviser: BoutReviser?
 
-    init() {
+    init(boutTyper: BoutTypeModel? = nil) {
+        reviser = boutTyper.map { BoutReviser(model: $0, holdSeconds: Self.contextSeconds + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
         recentOnsets.reserveCapacity(3 * capacity)
@@ -97,11 +102,13 @@ struct GaitContextRefiner {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
             recentOnsets.removeAll { $0 < oldest - Self.contextSeconds }
         }
+        reviser?.advance(to: horizon, output: output)
     }
 
     /// Releases every held event (end of stream).
     mutating func finish(output: (AnalysisOutput) -> Void) {
         while !pending.isEmpty { release(at: 0, knownUntil: .infinity, output: output) }
+        reviser?.finish(output: output)
     }
 
     /// Releases the held event at `index` if its label is settled; returns whether it did.
@@ -113,6 +120,7 @@ struct GaitContextRefiner {
         pending.remove(at: index)
         if event.kind == .footstep { releasedFootsteps.append(event.onsetSeconds) }
         output(.event(event))
+        reviser?.add(event, output: output)
         return true
     }
 

@@ -14,18 +14,31 @@ public struct Classification: Sendable, Equatable, Codable {
     /// Probability that the impact is a footstep of any type, in [0, 1]
     /// (what gait context weighs; `confidence` is that of the label alone).
     public var footstepProbability: Double
+    /// How the classifier shares a footstep between the four types.
+    public var typeProbabilities: TypeProbabilities
 
-    /// - Parameter footstepProbability: defaults to `confidence` for a
-    ///   footstep and `1 - confidence` for another impact.
+    /// - Parameters:
+    ///   - footstepProbability: defaults to `confidence` for a footstep and
+    ///     `1 - confidence` for another impact.
+    ///   - typeProbabilities: defaults to all on `type` when it is one of the
+    ///     four, a quarter each otherwise.
     public init(
         kind: EventKind, type: FootstepType, confidence: Double, intensity: Intensity,
-        footstepProbability: Double? = nil
+        footstepProbability: Double? = nil, typeProbabilities: TypeProbabilities? = nil
     ) {
         self.kind = kind
         self.type = type
         self.confidence = confidence
         self.intensity = intensity
         self.footstepProbability = footstepProbability ?? (kind == .footstep ? confidence : 1 - confidence)
+        self.typeProbabilities = typeProbabilities ?? Self.certain(type)
+    }
+
+    private static func certain(_ type: FootstepType) -> TypeProbabilities {
+        guard type != .unknown else { return .uniform }
+        return TypeProbabilities(
+            stomping: type == .stomping ? 1 : 0, heelStrike: type == .heelStrike ? 1 : 0,
+            shuffling: type == .shuffling ? 1 : 0, running: type == .running ? 1 : 0)
     }
 }
 
@@ -39,6 +52,13 @@ public protocol EventClassifier: ~Copyable {
     mutating func classify(
         _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
     ) -> Classification
+
+    /// Names footsteps' types again once their bout has ended; nil keeps the live types.
+    var boutTyper: BoutTypeModel? { get }
+}
+
+extension EventClassifier where Self: ~Copyable {
+    public var boutTyper: BoutTypeModel? { nil }
 }
 
 /// The classifier used before a model is available: every event is an

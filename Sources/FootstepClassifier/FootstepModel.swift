@@ -2,7 +2,8 @@ import Foundation
 
 /// The classifier's model file (`Resources/footstep-model.json`, written by
 /// `tools/train_classifier.py`): standardisation, a small dense network
-/// (logistic regression is one linear layer) and a softmax temperature.
+/// (logistic regression is one linear layer), a softmax temperature and,
+/// optionally, the bout typer.
 public struct FootstepModel: Sendable, Codable {
     /// One dense layer: `weights[out][in]`, `biases[out]`, then the activation.
     public struct Layer: Sendable, Codable {
@@ -29,6 +30,9 @@ public struct FootstepModel: Sendable, Codable {
     public var scales: [Double]
     public var layers: [Layer]
     public var temperature: Double
+    /// Names a footstep's type from its whole bout (`BoutReviser`); files
+    /// without one keep the live types.
+    public var boutTyper: BoutTypeModel?
 
     /// Loads and validates the model at `url`.
     public static func load(contentsOf url: URL) throws(ClassifierError) -> FootstepModel {
@@ -93,6 +97,7 @@ public struct FootstepModel: Sendable, Codable {
         guard !layers.isEmpty, inputs == classes.count else {
             throw .modelInvalid(path: path, reason: "the last layer must have \(classes.count) outputs")
         }
+        try boutTyper?.validate(path: path)
     }
 }
 

@@ -14,6 +14,7 @@ import FootstepDSP
 /// All buffers are allocated in `init`; `classify` does not allocate.
 public struct FootstepModelClassifier: EventClassifier {
     public let model: FootstepModel
+    public var boutTyper: BoutTypeModel? { model.boutTyper }
     private var extractor = EventFeatureExtractor()
     /// Flattened layers: weights row-major [out][in].
     private let weights: [[Double]]
@@ -92,17 +93,19 @@ public struct FootstepModelClassifier: EventClassifier {
         for k in 1..<p.count where p[k] > p[best] { best = k }
         let confidence = min(1, max(0, p[best]))
         let footstep = min(1, max(0, p[0] + p[1] + p[2] + p[3]))
+        let shares = TypeProbabilities(modelProbabilities: p)
         if best == 4 {
             return Classification(
-                kind: .other, type: .unknown, confidence: confidence, intensity: intensity, footstepProbability: footstep)
+                kind: .other, type: .unknown, confidence: confidence, intensity: intensity, footstepProbability: footstep,
+                typeProbabilities: shares)
         }
         if confidence < 0.5 {
             return Classification(
                 kind: footstep >= p[4] ? .footstep : .other, type: .unknown, confidence: confidence,
-                intensity: intensity, footstepProbability: footstep)
+                intensity: intensity, footstepProbability: footstep, typeProbabilities: shares)
         }
         return Classification(
             kind: .footstep, type: types[best], confidence: confidence, intensity: intensity,
-            footstepProbability: footstep)
+            footstepProbability: footstep, typeProbabilities: shares)
     }
 }

@@ -148,6 +148,7 @@ struct EventPrinter {
             try container.encode(event.type, forKey: .type)
             try container.encode((event.confidence * 1000).rounded() / 1000, forKey: .confidence)
             try container.encode((event.footstepProbability * 1000).rounded() / 1000, forKey: .footstepProbability)
+            try container.encode(TypeShares(event.typeProbabilities), forKey: .typeProbabilities)
             try container.encode(event.intensity, forKey: .intensity)
             try container.encode((event.laMax * 10).rounded() / 10, forKey: .laMax)
             try container.encode((event.lcMax * 10).rounded() / 10, forKey: .lcMax)
@@ -156,8 +157,23 @@ struct EventPrinter {
         }
         enum Key: String, CodingKey {
             case record, file, onset = "onset_s", duration = "duration_s", kind, type, confidence, intensity
-            case footstepProbability = "footstep_probability"
+            case footstepProbability = "footstep_probability", typeProbabilities = "type_probabilities"
             case laMax = "la_max", lcMax = "lc_max", peak = "peak_dbfs", sel
+        }
+    }
+
+    /// The classifier's type probabilities, by the types' names, to three decimals.
+    private struct TypeShares: Encodable {
+        var stomping, heelStrike, shuffling, running: Double
+        init(_ p: TypeProbabilities) {
+            func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+            stomping = rounded(p.stomping)
+            heelStrike = rounded(p.heelStrike)
+            shuffling = rounded(p.shuffling)
+            running = rounded(p.running)
+        }
+        enum CodingKeys: String, CodingKey {
+            case stomping, heelStrike = "heel_strike", shuffling, running
         }
     }
 

@@ -14,11 +14,13 @@ struct ParallelAnalysisRunnerTests {
     enum Output: Equatable {
         case event(AnalyzedEvent)
         case levels(IntervalLevels)
+        case revision(TypeRevision)
 
         init(_ output: AnalysisOutput) {
             switch output {
             case let .event(event): self = .event(event)
             case let .levels(levels): self = .levels(levels)
+            case let .revision(revision): self = .revision(revision)
             }
         }
     }

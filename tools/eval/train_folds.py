@@ -12,7 +12,12 @@ Steps:
    Its temperature is fitted on the out-of-fold predictions of the *other* folds' models,
    so the fold it is scored on never calibrates it; ECE is reported on fold K.
 3. DIR/full.json: every fold and the synthesizer, temperature from all out-of-fold
-   predictions. `--install` copies it to the model footstepd ships.
+   predictions.
+4. The bout typers (`bout_typer.py`): `footstepctl analyze` runs each fold's training
+   clips with that fold's model (steps it did not train on, as in use); fold-K.json
+   gets a typer fitted on the other folds' bouts, full.json one fitted on all.
+   `--bout-typers-only` redoes this step alone. `--install` copies full.json to the
+   model footstepd ships.
 
 Every step is seeded.
 """
@@ -27,6 +32,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 import train_classifier as tc  # noqa: E402
+import bout_typer  # noqa: E402
 import sources  # noqa: E402
 
 FOLDS = list(sources.FOLDS)
@@ -89,6 +95,34 @@ def class_weights(y, other_weight):
     return w[y]
 
 
+def add_bout_typers(out, models, footstepctl):
+    """Step 4: fits the bout typers on each fold's out-of-fold detections and writes them into the models."""
+    import json
+    import numpy as np
+    if not os.path.exists(footstepctl):
+        sys.exit(f"{footstepctl} missing: swift build -c release --product footstepctl")
+    data = {}
+    for k in FOLDS:
+        gt = os.path.join(out, "train", str(k), "gt")
+        clips = sorted(os.path.join(gt, n) for n in os.listdir(gt) if n.endswith(".wav"))
+        result = subprocess.run([footstepctl, "analyze", "--format", "jsonl", "--model",
+                                 os.path.join(models, f"fold-{k}.json")] + clips,
+                                check=True, capture_output=True, text=True)
+        path = os.path.join(out, "features", f"bouts-fold{k}.jsonl")
+        with open(path, "w") as f:
+            f.write(result.stdout)
+        data[k] = bout_typer.labelled(bout_typer.load_jsonl(path), gt)
+    for name, folds in [(f"fold-{k}.json", [j for j in FOLDS if j != k]) for k in FOLDS] + [("full.json", FOLDS)]:
+        typer = bout_typer.fit(np.vstack([data[j][0] for j in folds]), np.concatenate([data[j][1] for j in folds]))
+        path = os.path.join(models, name)
+        with open(path) as f:
+            model = json.load(f)
+        model["boutTyper"] = typer
+        with open(path, "w") as f:
+            json.dump(model, f, separators=(",", ":"))
+    print(f"bout typers written into {models}/fold-*.json and full.json")
+
+
 def main():
     tc.ensure_venv()
     import numpy as np
@@ -104,8 +138,16 @@ def main():
                     help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
+    ap.add_argument("--bout-typers-only", action="store_true",
+                    help="only (re)fit the bout typers into the existing models (step 4)")
     ap.add_argument("--install", action="store_true", help="copy full.json over the shipped model")
     args = ap.parse_args()
+    if args.bout_typers_only:
+        add_bout_typers(args.out, args.models, args.footstepctl)
+        if args.install:
+            shutil.copyfile(os.path.join(args.models, "full.json"), tc.MODEL_PATH)
+        return
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
                                args.synthetic_scenarios, args.jobs)
@@ -143,6 +185,7 @@ def main():
     tc.write_model(full, model, names, mean, scale, temperature, f"{tc.dataset_version()}/eval-folds-all/seed{args.seed}",
                    {key: v for key, v in pooled.items() if key != "reliability"})
     print(f"wrote {args.models}/fold-*.json and full.json")
+    add_bout_typers(args.out, args.models, args.footstepctl)
     if args.install:
         shutil.copyfile(full, tc.MODEL_PATH)
         print(f"installed {os.path.relpath(tc.MODEL_PATH, tc.ROOT)}")

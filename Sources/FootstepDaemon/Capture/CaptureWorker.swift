@@ -174,6 +174,10 @@ final class CaptureWorker: @unchecked Sendable {
             case var .levels(levels):
                 levels.startFrame += skipped
                 batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
+            case .revision:
+                // The store keeps the live type: a revision would have to be an
+                // appended record the hash chain covers, which it does not have yet.
+                break
             }
         }
         func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {

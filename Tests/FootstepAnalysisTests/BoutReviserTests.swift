@@ -1,0 +1,98 @@
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+import Testing
+
+@testable import FootstepAnalysis
+
+/// Types named again when a bout has ended: when a bout ends, what a
+/// revision carries, and that steps without a type keep none. The model here
+/// is written by hand so the expected types can be read off it; the shipped
+/// model's features are pinned against `tools/eval/bout_typer.py` by
+/// `tools/eval/test_slice.py`.
+@Suite struct BoutReviserTests {
+    /// Running when the bout's cadence is above 2.45 steps/s, stomping when
+    /// the bout is 4 dB or more above the stream's 30th percentile, else heel strike.
+    static let model: BoutTypeModel = {
+        let count = BoutTypeModel.featureNames.count
+        func weights(_ pairs: [Int: Double]) -> [Double] { (0..<count).map { pairs[$0] ?? 0 } }
+        let cadence = BoutTypeModel.featureNames.firstIndex(of: "bout_cadence_hz")!
+        let rise = BoutTypeModel.featureNames.firstIndex(of: "bout_level_over_q30_db")!
+        return BoutTypeModel(
+            classes: BoutTypeModel.classNames, features: BoutTypeModel.featureNames,
+            means: [Double](repeating: 0, count: count), scales: [Double](repeating: 1, count: count),
+            weights: [weights([rise: 1]), weights([:]), weights([:]), weights([cadence: 10])],
+            biases: [-4, 0, -100, -24.5])
+    }()
+
+    static func step(at onset: Double, laMax: Double = 60, type: FootstepType = .heelStrike, footstep: Double = 0.9)
+        -> AnalyzedEvent
+    {
+        var event = BoutTypingTests.step(at: onset, laMax: laMax, footstep: footstep)
+        event.type = type
+        return event
+    }
+
+    /// Feeds `events` (released in this order) and returns the revisions; `horizon` then ends the stream
+    /// there (`advance`), or with `finish` when nil.
+    static func revisions(_ events: [AnalyzedEvent], horizon: Double? = nil) -> [TypeRevision] {
+        var reviser = BoutReviser(model: model, holdSeconds: 1.85)
+        var out: [TypeRevision] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .revision(r) = $0 { out.append(r) } }
+        for event in events { reviser.add(event, output: collect) }
+        if let horizon { reviser.advance(to: horizon, output: collect) } else { reviser.finish(output: collect) }
+        return out
+    }
+
+    @Test func aBoutAtARunnersCadenceIsRevisedToRunningWhenItEnds() {
+        let run = (0..<8).map { Self.step(at: 10 + Double($0) * 0.33) }
+        let revisions = Self.revisions(run)
+        #expect(revisions.count == 8)
+        #expect(revisions.allSatisfy { $0.type == .running && $0.previousType == .heelStrike && $0.confidence == 0.9 })
+        #expect(revisions.map(\.onsetFrame) == run.map(\.onsetFrame))
+        let walk = (0..<8).map { Self.step(at: 10 + Double($0) * 0.55) }
+        #expect(Self.revisions(walk).isEmpty, "heel strikes named heel strikes are not revised")
+    }
+
+    @Test func aBoutEndsOnlyWhenNoHeldStepCanStillExtendIt() {
+        let run = (0..<6).map { Self.step(at: 10 + Double($0) * 0.33) }
+        let last = run.last!.onsetSeconds
+        #expect(Self.revisions(run, horizon: last + 1.5 + 1.8).isEmpty, "a step released late could still join")
+        #expect(Self.revisions(run, horizon: last + 1.5 + 1.86).count == 6)
+    }
+
+    @Test func aStepMoreThanTheGapLaterStartsTheNextBout() {
+        let loud = (0..<5).map { Self.step(at: 10 + Double($0) * 0.6, laMax: 70) }
+        let ordinary = (0..<10).map { Self.step(at: Double($0) * 0.6, laMax: 60) }
+        // The ordinary walk first (the stream's reference), then a louder bout 4 s later.
+        let revisions = Self.revisions(ordinary + loud.map { var e = $0; e.onsetFrame += 4000; e.onsetSeconds += 4; return e })
+        #expect(revisions.count == 5)
+        #expect(revisions.allSatisfy { $0.type == .stomping && $0.onsetSeconds >= 14 })
+    }
+
+    @Test func aStepWithoutATypeKeepsNone() {
+        let run = (0..<6).map { Self.step(at: 10 + Double($0) * 0.33, type: $0 == 2 ? .unknown : .heelStrike, footstep: $0 == 2 ? 0.4 : 0.9) }
+        let revisions = Self.revisions(run)
+        #expect(revisions.count == 5)
+        #expect(!revisions.contains { $0.onsetFrame == run[2].onsetFrame })
+    }
+
+    @Test func aStepReleasedLateTakesItsPlaceInTheBout() {
+        var run = (0..<6).map { Self.step(at: 10 + Double($0) * 0.33) }
+        run.swapAt(2, 3)
+        #expect(Self.revisions(run).count == 6, "one bout at 3 steps/s, not broken by the late step")
+    }
+
+    @Test func percentilesInterpolateLikeNumpy() {
+        var values = [4.0, 1, 3, 2]
+        #expect(BoutReviser.percentile(30, of: &values) == 1.9)
+        var one = [5.0]
+        #expect(BoutReviser.percentile(50, of: &one) == 5)
+    }
+
+    @Test func revisionsBelowTheMinimumConfidenceAreDropped() {
+        let revision = TypeRevision(onsetFrame: 1, onsetSeconds: 0.001, previousType: .heelStrike, type: .running, confidence: 0.6)
+        #expect(AnalysisOutput.revision(revision).requiringConfidence(0.7) == nil)
+        #expect(AnalysisOutput.revision(revision).requiringConfidence(0.5) != nil)
+    }
+}
