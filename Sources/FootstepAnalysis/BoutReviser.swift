@@ -162,16 +162,7 @@ struct BoutReviser {
     /// numpy's linear-interpolation percentile; sorts `values` in place (no allocation).
     static func percentile(_ q: Double, of values: inout [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
-        // Insertion sort: at most a few hundred values, and no buffer for the standard library's merge sort.
-        for i in 1..<values.count {
-            let value = values[i]
-            var j = i - 1
-            while j >= 0 && values[j] > value {
-                values[j + 1] = values[j]
-                j -= 1
-            }
-            values[j + 1] = value
-        }
+        values.insertionSort()
         let position = q / 100 * Double(values.count - 1)
         let lower = Int(position.rounded(.down))
         let upper = min(lower + 1, values.count - 1)

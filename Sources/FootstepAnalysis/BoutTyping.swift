@@ -102,16 +102,7 @@ struct BoutTyping {
             scratch.append(levels[i])
         }
         guard scratch.count >= Self.minimumReference else { return nil }
-        // Insertion sort: at most `capacity` values, and no buffer for the standard library's merge sort.
-        for i in 1..<scratch.count {
-            let value = scratch[i]
-            var j = i - 1
-            while j >= 0 && scratch[j] > value {
-                scratch[j + 1] = scratch[j]
-                j -= 1
-            }
-            scratch[j + 1] = value
-        }
+        scratch.insertionSort()
         return scratch[Int(Self.referenceQuantile * Double(scratch.count - 1))]
     }
 }
