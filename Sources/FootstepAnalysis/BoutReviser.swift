@@ -88,9 +88,11 @@ struct BoutReviser {
 
     private mutating func close(output: (AnalysisOutput) -> Void) {
         let last = bout[bout.count - 1].onsetSeconds
-        let q30 = historyPercentile(30, of: historyLevels, until: last)
-        let q50 = historyPercentile(50, of: historyLevels, until: last)
-        let c50 = historyPercentile(50, of: historyColours, until: last)
+        collectHistory(historyLevels, until: last)
+        let q30 = Self.percentile(30, ofSorted: scratch)
+        let q50 = Self.percentile(50, ofSorted: scratch)
+        collectHistory(historyColours, until: last)
+        let c50 = Self.percentile(50, ofSorted: scratch)
         intervals.removeAll(keepingCapacity: true)
         for i in 1..<max(1, bout.count) {
             let d = bout[i].onsetSeconds - bout[i - 1].onsetSeconds
@@ -149,20 +151,25 @@ struct BoutReviser {
         bout.removeAll(keepingCapacity: true)
     }
 
-    /// The `q` percentile (numpy's linear interpolation) of the remembered
-    /// footsteps' `values` with onsets in the `referenceSeconds` up to `until`.
-    private mutating func historyPercentile(_ q: Double, of values: [Double], until: Double) -> Double {
+    /// Leaves in `scratch`, sorted, the remembered footsteps' `values` with
+    /// onsets in the `referenceSeconds` up to `until`.
+    private mutating func collectHistory(_ values: [Double], until: Double) {
         scratch.removeAll(keepingCapacity: true)
         for i in 0..<historyCount where historyOnsets[i] <= until && historyOnsets[i] >= until - Self.referenceSeconds {
             scratch.append(values[i])
         }
-        return Self.percentile(q, of: &scratch)
+        scratch.insertionSort()
     }
 
     /// numpy's linear-interpolation percentile; sorts `values` in place (no allocation).
     static func percentile(_ q: Double, of values: inout [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
         values.insertionSort()
+        return percentile(q, ofSorted: values)
+    }
+
+    /// numpy's linear-interpolation percentile of values sorted in ascending order (0 when there are none).
+    static func percentile(_ q: Double, ofSorted values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
         let position = q / 100 * Double(values.count - 1)
         let lower = Int(position.rounded(.down))
         let upper = min(lower + 1, values.count - 1)

@@ -13,9 +13,8 @@ public struct BoutTypeModel: Sendable, Codable, Equatable {
         "bout_p_stomping", "bout_p_heel_strike", "bout_p_shuffling", "bout_p_running",
         "p_stomping", "p_heel_strike", "p_shuffling", "p_running", "footstep_probability",
     ]
-    /// The classes in order of `weights` and `biases`.
-    public static let classNames = ["stomping", "heel_strike", "shuffling", "running"]
-    static let types: [FootstepType] = [.stomping, .heelStrike, .shuffling, .running]
+    /// The classes in order of `weights` and `biases`: `FootstepType.classified`.
+    public static let classNames = FootstepType.classified.map(\.rawValue)
 
     public var classes: [String]
     public var features: [String]
@@ -37,9 +36,11 @@ public struct BoutTypeModel: Sendable, Codable, Equatable {
     /// Checks the feature list and the shapes; the message names what differs.
     public func validate(path: String) throws(ClassifierError) {
         guard features == Self.featureNames else {
+            let difference = zip(features, Self.featureNames).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let detail = difference.map { "bout feature \($0) is '\(features[$0])', expected '\(Self.featureNames[$0])'" }
+                ?? "\(features.count) bout features, expected \(Self.featureNames.count)"
             throw .featureMismatch(
-                path: path,
-                reason: "its bout typer has features \(features.count) [\(features.first ?? "")…], this build computes \(Self.featureNames.count) [\(Self.featureNames[0])…]. Retrain with tools/eval/train_folds.py")
+                path: path, reason: "\(detail). Refit the bout typer: tools/eval/train_folds.py --bout-typers-only")
         }
         guard classes == Self.classNames, weights.count == classes.count, biases.count == classes.count,
             weights.allSatisfy({ $0.count == features.count }), means.count == features.count,
@@ -66,6 +67,6 @@ public struct BoutTypeModel: Sendable, Codable, Equatable {
                 best = k
             }
         }
-        return Self.types[best]
+        return FootstepType.classified[best]
     }
 }

@@ -90,6 +90,19 @@ import Testing
         #expect(BoutReviser.percentile(50, of: &one) == 5)
     }
 
+    @Test func aBoutTyperForOtherFeaturesIsRefusedNamingTheFirstDifference() {
+        var model = Self.model
+        model.features[3] = "bout_level_over_q20_db"
+        #expect(throws: ClassifierError.self) { try model.validate(path: "m.json") }
+        do {
+            try model.validate(path: "m.json")
+        } catch {
+            #expect(error.description.contains("bout feature 3 is 'bout_level_over_q20_db', expected 'bout_level_over_q30_db'"))
+            #expect(error.description.contains("--bout-typers-only"))
+        }
+        #expect(throws: Never.self) { try Self.model.validate(path: "m.json") }
+    }
+
     @Test func revisionsBelowTheMinimumConfidenceAreDropped() {
         let revision = TypeRevision(onsetFrame: 1, onsetSeconds: 0.001, previousType: .heelStrike, type: .running, confidence: 0.6)
         #expect(AnalysisOutput.revision(revision).requiringConfidence(0.7) == nil)
