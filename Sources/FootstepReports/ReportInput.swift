@@ -12,8 +12,11 @@ public struct ReportEvent: Sendable, Equatable {
     /// Duration in seconds.
     public var duration: Double
     public var kind: EventKind
+    /// The current type (the latest revision's, if the event was revised).
     public var type: FootstepType
-    /// Classifier confidence, 0…1.
+    /// The type the event was stored with, when a later revision changed it (nil otherwise).
+    public var revisedFrom: FootstepType?
+    /// Classifier confidence of `type`, 0…1.
     public var confidence: Double
     /// Loudness relative to the background, if known.
     public var intensity: Intensity?
@@ -32,7 +35,7 @@ public struct ReportEvent: Sendable, Equatable {
     public init(
         id: Int64? = nil, sessionId: Int64? = nil, timestamp: Date, duration: Double = 0, kind: EventKind,
         type: FootstepType, confidence: Double, intensity: Intensity? = nil, laMax: Double, lcMax: Double? = nil,
-        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil
+        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil, revisedFrom: FootstepType? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -47,6 +50,14 @@ public struct ReportEvent: Sendable, Equatable {
         self.sel = sel
         self.notes = notes
         self.clip = clip
+        self.revisedFrom = revisedFrom
+    }
+
+    /// `other`, or the footstep's type with the type it was stored with if a
+    /// revision changed it (`stomping (was heel_strike)`).
+    public var typeLabel: String {
+        guard kind == .footstep else { return "other" }
+        return revisedFrom.map { "\(type.rawValue) (was \($0.rawValue))" } ?? type.rawValue
     }
 }
 

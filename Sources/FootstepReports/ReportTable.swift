@@ -119,7 +119,7 @@ extension ReportDocument {
             ], rows: [])
         for event in steps.prefix(10) {
             table.rows.append([
-                event.id.map(String.init) ?? "", clock.dateTime(event.timestamp), event.type.rawValue,
+                event.id.map(String.init) ?? "", clock.dateTime(event.timestamp), event.typeLabel,
                 ReportNumber.fixed(event.confidence, 2), level(event.laMax), level(event.lcMax), event.notes,
             ])
         }
@@ -227,7 +227,7 @@ extension ReportDocument {
         table.rows = listedEvents.map { event in
             [
                 event.id.map(String.init) ?? "", clock.dayKey(event.timestamp), clock.time(event.timestamp, fraction: true),
-                event.kind == .footstep ? event.type.rawValue : "other", ReportNumber.fixed(event.confidence, 2),
+                event.typeLabel, ReportNumber.fixed(event.confidence, 2),
                 level(event.laMax), level(event.lcMax), event.notes, event.clip.map { clipNames ? ($0.path as NSString).lastPathComponent : "yes" } ?? "",
             ]
         }

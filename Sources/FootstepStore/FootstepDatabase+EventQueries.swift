@@ -12,9 +12,11 @@ extension FootstepDatabase {
         var query = TimeOrderedQuery(timeColumn: "timestamp")
         if let sessionId = filter.sessionId { query.add("sessionId = ?", [sessionId]) }
         query.addRange(from: filter.from, to: filter.to)
-        if let type = filter.type { query.add("type = ?", [type.rawValue]) }
+        if let type = filter.type { query.add("COALESCE(revisedType, type) = ?", [type.rawValue]) }
         if let kind = filter.kind { query.add("kind = ?", [kind.rawValue]) }
-        if let minConfidence = filter.minConfidence { query.add("confidence >= ?", [minConfidence]) }
+        if let minConfidence = filter.minConfidence {
+            query.add("COALESCE(revisedConfidence, confidence) >= ?", [minConfidence])
+        }
         query.addCursor(filter.after, order: filter.order)
         return try read { db in
             try query.page(db, table: "event", order: filter.order, limit: limit) { (event: EventRecord) in
@@ -28,19 +30,20 @@ extension FootstepDatabase {
         try read { db in try EventRecord.fetchOne(db, id: id) }
     }
 
-    /// Event counts per footstep type with onsets in `[from, to)`; types without events are absent.
+    /// Event counts per current footstep type (revised or stored) with onsets in
+    /// `[from, to)`; types without events are absent.
     ///
     /// - Parameter kind: Only this kind (default footsteps); nil counts all kinds.
     public func eventCountsByType(from: Date, to: Date, kind: EventKind? = .footstep) throws(StoreError)
         -> [FootstepType: Int]
     {
-        var sql = "SELECT type, COUNT(*) FROM event WHERE timestamp >= ? AND timestamp < ?"
+        var sql = "SELECT COALESCE(revisedType, type) AS current, COUNT(*) FROM event WHERE timestamp >= ? AND timestamp < ?"
         var arguments: StatementArguments = [StoredDate.text(from), StoredDate.text(to)]
         if let kind {
             sql += " AND kind = ?"
             arguments += [kind.rawValue]
         }
-        sql += " GROUP BY type"
+        sql += " GROUP BY current"
         let finalSQL = sql
         let finalArguments = arguments
         return try read { db in

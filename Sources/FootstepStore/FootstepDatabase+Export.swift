@@ -77,6 +77,14 @@ extension FootstepDatabase {
 
         let (eventCondition, eventArguments) = inRange("timestamp")
         let events = try fetch(SessionExport.Event.self, eventCondition, eventArguments)
+        let revisions = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM typeRevision WHERE eventId IN (SELECT id FROM event WHERE sessionId = ?\(eventCondition))
+                ORDER BY id
+                """,
+            arguments: [id] + eventArguments
+        ).map { (row) throws(StoreError) in try SessionExport.Revision(row: row) }
         let (levelCondition, levelArguments) = inRange("startedAt")
         let levels = try fetch(SessionExport.LevelMinute.self, levelCondition, levelArguments)
 
@@ -111,6 +119,6 @@ extension FootstepDatabase {
         return SessionExport(
             format: SessionExport.formatTag, appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range,
             session: session, audioFiles: audioFiles, gaps: gaps, bouts: bouts, levels: levels,
-            calibrations: calibrations, events: events)
+            calibrations: calibrations, events: events, revisions: revisions)
     }
 }

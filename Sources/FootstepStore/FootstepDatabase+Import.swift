@@ -7,7 +7,7 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     public var sessionIds: [Int64]
     /// Event rows restored.
     public var events: Int
-    /// Level minutes, bouts, gaps, audio file and calibration rows restored.
+    /// Level minutes, bouts, gaps, audio file, calibration and type revision rows restored.
     public var otherRows: Int
     /// Chain bridges written for events that are not in this database (see the method).
     public var bridges: Int
@@ -48,6 +48,8 @@ extension FootstepDatabase {
         let events = exports.flatMap(\.events).sorted { $0.id < $1.id }
         let altered = events.filter { !$0.hashMatches }.map(\.id)
         guard altered.isEmpty else { throw .eventsAltered(source: source, eventIds: altered) }
+        let alteredRevisions = exports.flatMap(\.revisions).filter { !$0.hashMatches }.map(\.id)
+        guard alteredRevisions.isEmpty else { throw .revisionsAltered(source: source, revisionIds: alteredRevisions) }
 
         // `write` maps every error to StoreError: keep ours aside (throwing it rolls back).
         var refusal: ImportError?
@@ -89,6 +91,11 @@ extension FootstepDatabase {
             }
         }
         let bridges = try insertEvents(db, events, after: head, source: source, importedAt: importedAt)
+        // After their events (foreign key); the event rows already name the latest.
+        for export in exports {
+            for row in export.revisions { try insert(db, row) }
+            otherRows += export.revisions.count
+        }
         return ImportSummary(
             sessionIds: exports.map(\.session.id), events: events.count, otherRows: otherRows, bridges: bridges)
     }
@@ -145,6 +152,7 @@ extension FootstepDatabase {
             try checkFree(db, export.bouts)
             try checkFree(db, export.levels)
             try checkFree(db, export.events)
+            try checkFree(db, export.revisions)
         }
     }
 

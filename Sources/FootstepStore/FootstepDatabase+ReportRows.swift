@@ -10,7 +10,9 @@ public struct EventReportRow: Sendable, Equatable {
     public var timestamp: Date
     public var duration: Double
     public var kind: EventKind
+    /// The current type (the latest revision's, or the stored one).
     public var type: FootstepType
+    /// The current type's confidence.
     public var confidence: Double
     public var intensity: Intensity
     public var laMax: Double
@@ -19,6 +21,8 @@ public struct EventReportRow: Sendable, Equatable {
     public var notes: String
     public var clipPath: String?
     public var clipSha256: String?
+    /// The stored (live) type, when a revision changed it; nil otherwise.
+    public var revisedFrom: FootstepType?
 }
 
 /// The columns of a level minute a report reads.
@@ -46,8 +50,9 @@ extension FootstepDatabase {
         from: Date, to: Date, session: Int64? = nil, _ body: (EventReportRow) throws -> Void
     ) throws(StoreError) {
         let sql = """
-            SELECT id, sessionId, \(Self.millisecondsSQL("timestamp")), duration, kind, type, confidence, intensity,
-                   laMax, lcMax, sel, notes, clipPath, clipSha256
+            SELECT id, sessionId, \(Self.millisecondsSQL("timestamp")), duration, kind, COALESCE(revisedType, type),
+                   COALESCE(revisedConfidence, confidence), intensity, laMax, lcMax, sel, notes, clipPath, clipSha256,
+                   CASE WHEN revisedType IS NOT NULL AND revisedType <> type THEN type END
             FROM event WHERE timestamp >= ? AND timestamp < ?\(session == nil ? "" : " AND sessionId = ?")
             ORDER BY timestamp, id
             """
@@ -68,7 +73,8 @@ extension FootstepDatabase {
                     id: id, sessionId: row[1], timestamp: try Self.date(milliseconds: row[2], table: "event", id: id),
                     duration: row[3], kind: try decoded(4, "kind"), type: try decoded(5, "type"), confidence: row[6],
                     intensity: try decoded(7, "intensity"), laMax: row[8], lcMax: row[9], sel: row[10], notes: row[11],
-                    clipPath: row[12], clipSha256: row[13]))
+                    clipPath: row[12], clipSha256: row[13],
+                    revisedFrom: (row[14] as String?) == nil ? nil : try decoded(14, "type")))
             }
         }
     }

@@ -6,6 +6,7 @@ extension FootstepDatabase {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createV1Schema)
         migrator.registerMigration("v2", migrate: createV2Diary)
+        migrator.registerMigration("v3", migrate: createV3Revisions)
         return migrator
     }
 
@@ -171,5 +172,31 @@ extension FootstepDatabase {
         }
         try db.execute(
             sql: "INSERT INTO diaryHead (id, lastEntryId, lastHash) VALUES (1, 0, ?)", arguments: [EventHasher.genesisHash])
+    }
+
+    /// v3: type revisions (``TypeRevisionRecord``), appended and hashed onto the
+    /// event they revise; the event row repeats the latest one (outside its hash) so
+    /// queries filter and count by the current type through one indexed expression.
+    private static func createV3Revisions(_ db: Database) throws {
+        try db.create(table: "typeRevision") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("event", inTable: "event", onDelete: .cascade).notNull()
+            t.column("revisedAt", .datetime).notNull()
+            t.column("previousType", .text).notNull()
+            t.column("type", .text).notNull()
+            t.column("confidence", .double).notNull()
+            t.column("reason", .text).notNull()
+            t.column("previousHash", .text).notNull()
+            t.column("hash", .text).notNull().unique()
+        }
+        try db.alter(table: "event") { t in
+            t.add(column: "revisedType", .text)
+            t.add(column: "revisedConfidence", .double)
+            t.add(column: "revisionHash", .text)
+        }
+        // Revisions find their event by onset frame within its session.
+        try db.create(index: "event_on_sessionId_frameOffset", on: "event", columns: ["sessionId", "frameOffset"])
+        try db.execute(
+            sql: "CREATE INDEX event_on_currentType_timestamp ON event(COALESCE(revisedType, type), timestamp)")
     }
 }

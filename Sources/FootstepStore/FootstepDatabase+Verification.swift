@@ -3,7 +3,8 @@ import GRDB
 
 extension FootstepDatabase {
     /// Everything `footstepctl verify` checks in a store: the event hash chain
-    /// (``verifyChain()``) and the SHA-256 of every closed, unpruned audio file and of
+    /// (``verifyChain()``), the type revisions on it (``verifyRevisions()``), the
+    /// diary (``verifyDiary()``) and the SHA-256 of every closed, unpruned audio file and of
     /// every event clip (``audioFileChecksums()``, ``clipChecksums()``).
     ///
     /// Reads the database, then hashes the files one by one (1 MiB at a time); the daemon
@@ -31,7 +32,7 @@ extension FootstepDatabase {
 
         var report = EvidenceReport(
             chain: chain, checkedFiles: 0, checkedBytes: 0, fileProblems: [], openAudioFiles: open,
-            prunedAudioFiles: pruned, diary: try verifyDiary())
+            prunedAudioFiles: pruned, diary: try verifyDiary(), revisions: try verifyRevisions())
         for (index, file) in files.enumerated() {
             let resolved = file.path.hasPrefix("/") ? file.path : (base as NSString).appendingPathComponent(file.path)
             progress(VerificationProgress(files: index, totalFiles: files.count, bytes: report.checkedBytes, currentPath: resolved))

@@ -126,7 +126,8 @@ struct ReportLoader {
             result.append(ReportEvent(
                 id: row.id, sessionId: row.sessionId, timestamp: row.timestamp, duration: row.duration, kind: row.kind,
                 type: row.type, confidence: row.confidence, intensity: row.intensity, laMax: row.laMax, lcMax: row.lcMax,
-                sel: row.sel, notes: row.notes, clip: row.clipPath.map { ReportClipFile(path: $0, sha256: row.clipSha256) }))
+                sel: row.sel, notes: row.notes, clip: row.clipPath.map { ReportClipFile(path: $0, sha256: row.clipSha256) },
+                revisedFrom: row.revisedFrom))
         }
         return result
     }

@@ -1,4 +1,5 @@
 import FootstepAPI
+import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
 import FootstepConfiguration
@@ -105,12 +106,61 @@ struct DaemonEvidenceTests {
         // Status: events today by label, the last event, counters.
         let status = daemon.status
         var expected: [String: Int] = [:]
-        for event in events { expected[event.kind == .footstep ? event.type.rawValue : "other", default: 0] += 1 }
+        for event in events { expected[event.kind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
         #expect(status.eventsToday == expected)
         #expect(status.lastEvent?.id == events.last?.id)
         #expect(status.storedClips == events.count)
         #expect(status.storedBouts == bouts.count)
         #expect(status.version == FootstepVersion.current)
+    }
+
+    /// The bout typer's revisions reach the store as hashed records on their
+    /// events: the stored current types are exactly those `analyze` gives the
+    /// same audio, the stored (live) types are untouched, and everything verifies.
+    @Test func boutRevisionsAreStoredOnTheirEventsAndAgreeWithAnalyze() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        let scenario = "mixed:seed=7,duration=120,snr=15"
+        let configuration = DaemonConfiguration()
+        await DaemonTestSupport.waitClearOfMidnight()
+        let (group, daemon) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: scenario), options: DaemonOptions(stateDirectory: state),
+            logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        try await group.run()
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let events = try DaemonTestSupport.events(database, session: session.id!)
+        let revisions = try database.revisions(ofEvents: events.map { $0.id! })
+        let revised = events.filter { $0.revisedType != nil }
+        print("bout typer in the daemon: \(revisions.count) revisions of \(revised.count) of \(events.count) events")
+        #expect(!revisions.isEmpty, "the bout typer revised no step in \(scenario)")
+        for event in revised {
+            let own = revisions.filter { $0.eventId == event.id }
+            #expect(own.first?.previousHash == event.hash)
+            #expect(own.first?.previousType == event.type)
+            #expect(own.last?.type == event.currentType)
+        }
+        let report = try database.verifyEvidence()
+        #expect(report.isIntact, "\(report)")
+        #expect(report.revisions?.checkedRevisions == revisions.count)
+
+        let analysed = try FileAnalysis.analyse(
+            source: try SyntheticSource(spec: scenario), configuration: configuration.analysisConfiguration,
+            classifier: FootstepModelClassifier()).events
+        let byFrame = Dictionary(analysed.map { ($0.onsetFrame, $0) }) { first, _ in first }
+        var compared = 0
+        for event in events {
+            guard let twin = byFrame[event.frameOffset] else { continue }
+            compared += 1
+            #expect(event.currentType == twin.type, "event at frame \(event.frameOffset)")
+            #expect(event.currentConfidence == twin.confidence, "event at frame \(event.frameOffset)")
+        }
+        #expect(compared == events.count, "\(compared) of \(events.count) stored events found by analyze")
+        // Today's counts follow the revisions.
+        var expected: [String: Int] = [:]
+        for event in events { expected[event.kind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
+        #expect(daemon.status.eventsToday == expected)
     }
 
     @Test func eventsTodayStartFromTheStoreAndTheStatusLineSaysSo() async throws {

@@ -55,6 +55,16 @@ struct EvidenceFixture {
             try store.closeAudioFile(
                 audio.id!, sha256: try FileChecksum.sha256(ofFileAt: audioPath), frames: 16_000 * 60, bytes: 4096,
                 closedAt: start.addingTimeInterval(3600.5))
+            // Event 1 revised twice, event 4 once (each to a type it does not have).
+            let frame = { (index: Int) in Int64(index) * 16_000 * 7 / 10 }
+            try store.reviseTypes(
+                [
+                    NewTypeRevision(frameOffset: frame(1), type: Self.otherType(than: events[1].type), confidence: 0.75),
+                    NewTypeRevision(frameOffset: frame(4), type: Self.otherType(than: events[4].type), confidence: 0.6),
+                ], sessionId: id, reason: "bout typer", at: start.addingTimeInterval(3.25))
+            try store.reviseTypes(
+                [NewTypeRevision(frameOffset: frame(1), type: events[1].type, confidence: 0.55)], sessionId: id,
+                reason: "bout typer", at: start.addingTimeInterval(9.5))
             for index in [2, 9] {
                 let clip = dir + "/clips/s\(id)-e\(ids[index]).flac"
                 try Self.writeFile(clip, bytes: 512, seed: UInt8(index))
@@ -70,6 +80,11 @@ struct EvidenceFixture {
         }
         self.sessions = sessions
         self.eventIds = eventIds
+    }
+
+    /// A footstep type that is not `type`.
+    static func otherType(than type: FootstepType) -> FootstepType {
+        FootstepType.allCases.first { $0 != type && $0 != .unknown }!
     }
 
     /// Writes `bytes` deterministic bytes, creating the directory.
@@ -119,6 +134,12 @@ func rows(_ store: FootstepDatabase, _ table: String, session sessionId: Int64? 
                 #expect(!original.isEmpty, "\(table)")
                 #expect(try rows(target, table, session: second) == original, "\(table)")
             }
+            // The revisions travel with their events and still hang off them.
+            #expect(export.revisions.count == 3)
+            #expect(try target.revisions(ofEvents: fixture.eventIds[1]) == fixture.store.revisions(ofEvents: fixture.eventIds[1]))
+            let revisions = try target.verifyRevisions()
+            #expect(revisions.isIntact, "\(revisions)")
+            #expect(revisions.checkedRevisions == 3)
             #expect(try rows(target, "calibration") == rows(fixture.store, "calibration"))
 
             // The restored events still verify: same hashes, and the hole before them is a recorded bridge.
@@ -235,9 +256,12 @@ func rows(_ store: FootstepDatabase, _ table: String, session sessionId: Int64? 
             #expect(text.contains("\"startedAt\": \"2025-03-01T22:00:00.000Z\""))
             #expect(text.contains("\"timestamp\": \"2025-03-01T22:00:01.400Z\""))  // step 2, 1.4 s in
             #expect(text.contains("\"lcMax\": null"))
-            // One event per line, events last.
-            let eventLines = lines.filter { $0.hasPrefix("    {\"id\": ") && $0.contains("\"previousHash\": ") }
+            // One event per line, then one revision per line.
+            let eventLines = lines.filter { $0.hasPrefix("    {\"id\": ") && $0.contains("\"frameOffset\": ") }
             #expect(eventLines.count == 10)
+            let revisionLines = lines.filter { $0.hasPrefix("    {\"id\": ") && $0.contains("\"revisedAt\": ") }
+            #expect(revisionLines.count == 3)
+            #expect(lines.firstIndex(of: "  \"revisions\": [")! > lines.firstIndex(of: eventLines.last!)!)
             #expect(lines[lines.count - 2] == "  ]")
             // Standard JSON: Foundation reads it back to the same value.
             #expect(try JSONDecoder().decode(SessionExport.self, from: Data(text.utf8)) == export)
@@ -254,7 +278,7 @@ func rows(_ store: FootstepDatabase, _ table: String, session sessionId: Int64? 
                 "session": try keys(export.session), "event": try keys(export.events[0]),
                 "audioFile": try keys(export.audioFiles[0]), "bout": try keys(export.bouts[0]),
                 "levelMinute": try keys(export.levels[0]), "sessionGap": try keys(export.gaps[0]),
-                "calibration": try keys(export.calibrations[0]),
+                "calibration": try keys(export.calibrations[0]), "typeRevision": try keys(export.revisions[0]),
             ]
             for (table, keys) in exported {
                 let columns = try fixture.store.reader.read { db in Set(try db.columns(in: table).map(\.name)) }

@@ -15,7 +15,7 @@ import Testing
                 }
                 #expect(tables == [
                     "audioFile", "bout", "calibration", "chainDeletion", "chainHead", "diaryEntry", "diaryHead", "event",
-                    "grdb_migrations", "levelMinute", "session", "sessionGap",
+                    "grdb_migrations", "levelMinute", "session", "sessionGap", "typeRevision",
                 ])
                 let indexes = try store.reader.read { db in
                     try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'event'")
@@ -23,8 +23,10 @@ import Testing
                 #expect(indexes.contains("event_on_timestamp"))
                 #expect(indexes.contains("event_on_sessionId_timestamp"))
                 #expect(indexes.contains("event_on_type_timestamp"))
+                #expect(indexes.contains("event_on_currentType_timestamp"))
+                #expect(indexes.contains("event_on_sessionId_frameOffset"))
                 let applied = try store.reader.read { db in try FootstepDatabase.migrator.appliedIdentifiers(db) }
-                #expect(applied == ["v1", "v2"])
+                #expect(applied == ["v1", "v2", "v3"])
                 _ = try store.createSession(startedAt: Date(), device: "hw:1", sampleRate: 48_000)
             }
             let schemaBefore = try schemaText(path)
@@ -32,7 +34,7 @@ import Testing
             #expect(try reopened.sessions().count == 1)
             #expect(try schemaText(path) == schemaBefore)
             let migrations = try reopened.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
-            #expect(migrations == 2)
+            #expect(migrations == 3)
         }
     }
 
@@ -43,14 +45,16 @@ import Testing
     /// the session-6 build.
     @Test func theShippedV1SchemaIsUnchanged() throws {
         try withTemporaryDirectory { dir in
-            let store = try FootstepDatabase.open(path: dir + "/footstepd.db")
-            let rows = try store.reader.read { db in
+            // Migrated up to v1 only: later migrations add tables and alter `event`.
+            let queue = try DatabaseQueue(path: dir + "/footstepd.db")
+            try FootstepDatabase.migrator.migrate(queue, upTo: "v1")
+            let rows = try queue.read { db in
                 try String.fetchAll(db, sql: """
                     SELECT type || '|' || name || '|' || sql FROM sqlite_master
-                    WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE 'diary%' ORDER BY type, name
+                    WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name
                     """)
             }
-            // v1's objects (v2 added only the diary's).
+            // v1's objects.
             #expect(rows.count == 28)
             let event = try #require(rows.first { $0.hasPrefix("table|event|") })
             #expect(event.contains(#""sessionId" INTEGER NOT NULL REFERENCES "session"("id") ON DELETE CASCADE"#))
@@ -143,7 +147,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/small.db"
             var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = 40") }
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = 60") }
             let store = try FootstepDatabase(try DatabaseQueue(path: path, configuration: configuration), path: path)
             let session = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
             let error = #expect(throws: StoreError.self) {

@@ -11,8 +11,9 @@ public struct EventResponse: Codable, Sendable, Equatable {
     /// Seconds.
     public var duration: Double
     public var kind: EventKind
+    /// The current type: the latest revision's (see `revised_from`), or the live one.
     public var type: FootstepType
-    /// Classifier confidence, 0…1.
+    /// Confidence of `type`, 0…1.
     public var confidence: Double
     public var intensity: Intensity
     /// Maximum A-weighted Fast level, dB(A).
@@ -31,11 +32,15 @@ public struct EventResponse: Codable, Sendable, Equatable {
     public var hasClip: Bool
     /// SHA-256 of the event in the evidence chain.
     public var hash: String
+    /// The type the event was stored with live, when a later revision (the bout
+    /// typer, once the whole bout was heard) changed `type`; absent otherwise.
+    public var revisedFrom: FootstepType?
 
     public init(
         id: Int64, sessionId: Int64, timestamp: Date, duration: Double, kind: EventKind, type: FootstepType,
         confidence: Double, intensity: Intensity, laMax: Double, lcMax: Double?, peakDBFS: Double, sel: Double,
-        backgroundLA: Double?, notes: String, boutId: Int64?, hasClip: Bool, hash: String
+        backgroundLA: Double?, notes: String, boutId: Int64?, hasClip: Bool, hash: String,
+        revisedFrom: FootstepType? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -54,16 +59,18 @@ public struct EventResponse: Codable, Sendable, Equatable {
         self.boutId = boutId
         self.hasClip = hasClip
         self.hash = hash
+        self.revisedFrom = revisedFrom
     }
 
     /// The wire form of a stored event.
     public init(_ event: EventRecord) {
         self.init(
             id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, duration: event.duration,
-            kind: event.kind, type: event.type, confidence: event.confidence, intensity: event.intensity,
+            kind: event.kind, type: event.currentType, confidence: event.currentConfidence, intensity: event.intensity,
             laMax: event.laMax, lcMax: event.lcMax, peakDBFS: event.peakDBFS, sel: event.sel,
             backgroundLA: event.backgroundLA, notes: event.notes, boutId: event.boutId,
-            hasClip: event.clipPath != nil, hash: event.hash)
+            hasClip: event.clipPath != nil, hash: event.hash,
+            revisedFrom: event.revisedType.flatMap { $0 == event.type ? nil : event.type })
     }
 
     enum CodingKeys: String, CodingKey {
@@ -75,6 +82,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         case backgroundLA = "background_la"
         case boutId = "bout_id"
         case hasClip = "has_clip"
+        case revisedFrom = "revised_from"
     }
 }
 

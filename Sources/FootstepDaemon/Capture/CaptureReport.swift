@@ -9,6 +9,9 @@ enum CaptureReport: Sendable {
     case fileClosed(RollingAudioWriter.ClosedFile)
     /// An event with its sample-accurate wall-clock onset.
     case event(AnalyzedEvent, timestamp: Date)
+    /// A footstep reported earlier (same onset frame, on the session clock) named
+    /// again once its whole bout was heard.
+    case revision(TypeRevision)
     /// A level interval with the wall-clock time of its first frame.
     case levels(IntervalLevels, startedAt: Date)
     /// A live meter reading (about 8 per second): Fast A level at `time` and the

@@ -174,10 +174,9 @@ final class CaptureWorker: @unchecked Sendable {
             case var .levels(levels):
                 levels.startFrame += skipped
                 batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
-            case .revision:
-                // The store keeps the live type: a revision would have to be an
-                // appended record the hash chain covers, which it does not have yet.
-                break
+            case var .revision(revision):
+                revision.onsetFrame += skipped
+                batch.append(.revision(revision))
             }
         }
         func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {

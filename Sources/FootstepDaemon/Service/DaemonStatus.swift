@@ -64,6 +64,14 @@ public struct DaemonStatus: Sendable, Equatable {
         eventsToday[label, default: 0] += 1
     }
 
+    /// Moves a footstep counted today from its old type to its revised one.
+    public mutating func recountToday(from old: String, to new: String, timestamp: Date) {
+        if let start = eventsTodayFrom, timestamp < start { return }
+        guard let count = eventsToday[old], count > 0 else { return }
+        eventsToday[old] = count > 1 ? count - 1 : nil
+        eventsToday[new, default: 0] += 1
+    }
+
     /// The stored event with the latest onset.
     public var lastEvent: EventRecord?
     /// Events stored since the daemon started.

@@ -181,7 +181,7 @@ extension FootstepDaemonService {
                 "cannot end session \(sessionId) in the store: \(error)", metadata: ["footstep.session": "\(sessionId)"])
         }
         logger.info(
-            "session \(sessionId) completed: \(sink.storedEvents) events, \(worker.capturedFrames) frames",
+            "session \(sessionId) completed: \(sink.storedEvents) events, \(sink.storedRevisions) type revisions, \(worker.capturedFrames) frames",
             metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])
         update {
             $0.sessionId = nil

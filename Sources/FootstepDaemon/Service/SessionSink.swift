@@ -40,6 +40,8 @@ struct SessionSink {
     private var fileRanges: [(id: Int64, startFrame: Int64, endFrame: Int64?)] = []
     private var pendingEvents: [NewEvent] = []
     private var pendingLevels: [LevelMinuteRecord] = []
+    /// Type revisions of stored (or pending) footsteps, stored after their events.
+    private var pendingRevisions: [NewTypeRevision] = []
     /// Closed files the store could not record yet (disk full): retried at each flush.
     private var pendingCloses: [(id: Int64, file: RollingAudioWriter.ClosedFile)] = []
     private var failedFlushes = 0
@@ -51,6 +53,7 @@ struct SessionSink {
     /// Clips whose event is not stored yet.
     private var unmatchedClips: [Int64: EventClipRecorder.Clip] = [:]
     private(set) var storedEvents = 0
+    private(set) var storedRevisions = 0
     /// The latest wall-clock instant of written data (end of a file, level interval or event).
     private(set) var lastDataTime: Date?
     /// A fatal capture error, if the capture thread stopped on one.
@@ -83,6 +86,9 @@ struct SessionSink {
             case let .event(event, timestamp):
                 pendingEvents.append(newEvent(event, timestamp: timestamp))
                 noteData(timestamp.addingTimeInterval(event.durationSeconds))
+            case let .revision(revision):
+                pendingRevisions.append(
+                    NewTypeRevision(frameOffset: revision.onsetFrame, type: revision.type, confidence: revision.confidence))
             case let .levels(levels, startedAt):
                 let seconds = Double(levels.frames) / Double(sampleRate)
                 guard seconds > 0 else { continue }
@@ -264,6 +270,8 @@ struct SessionSink {
                 }
             }
         }
+        // Only once their events are stored: a revision finds its event by onset frame.
+        if pendingEvents.isEmpty, !pendingRevisions.isEmpty { storeRevisions(status: status) }
         if levels, !pendingLevels.isEmpty {
             do {
                 let ids = try database.appendLevels(pendingLevels)
@@ -279,6 +287,39 @@ struct SessionSink {
             }
         }
     }
+
+    /// Appends the pending type revisions (one transaction, each hashed onto its
+    /// event), logs each and moves today's count; kept and retried if the store refuses.
+    private mutating func storeRevisions(status: StatusUpdate) {
+        do {
+            let stored = try database.reviseTypes(pendingRevisions, sessionId: sessionId, reason: Self.revisionReason)
+            pendingRevisions.removeAll(keepingCapacity: true)
+            guard !stored.isEmpty else { return }
+            let events = Dictionary(
+                ((try? database.events(ids: stored.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
+            for revision in stored {
+                logger.info(
+                    "event \(revision.eventId) revised from \(revision.previousType.rawValue) to \(revision.type.rawValue) once its bout was heard, confidence \(String(format: "%.2f", revision.confidence))",
+                    metadata: sessionMetadata.merging([
+                        "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(revision.type.rawValue)",
+                        "footstep.revised_from": "\(revision.previousType.rawValue)",
+                    ]) { $1 })
+                if let timestamp = events[revision.eventId]?.timestamp {
+                    status { $0.recountToday(from: revision.previousType.rawValue, to: revision.type.rawValue, timestamp: timestamp) }
+                }
+            }
+            storedRevisions += stored.count
+        } catch {
+            logger.error("cannot store \(pendingRevisions.count) type revisions: \(error)", metadata: sessionMetadata)
+            if pendingRevisions.count > 10_000 {
+                logger.critical("dropping \(pendingRevisions.count) unstored type revisions (the events keep their live types)", metadata: sessionMetadata)
+                pendingRevisions.removeAll()
+            }
+        }
+    }
+
+    /// What each revision the daemon stores says about itself.
+    static let revisionReason = "bout typer: the step's type named again from its whole bout"
 
     private mutating func didStore(_ event: EventRecord, status: StatusUpdate) {
         guard let id = event.id else { return }
@@ -332,6 +373,12 @@ struct SessionSink {
                 "\(pendingEvents.count) events (\(footsteps) footsteps) from \(StoredDate.text(times.min()!)) to \(StoredDate.text(times.max()!)) UTC could not be stored and are lost: the store refused every write (disk full?)",
                 metadata: sessionMetadata.merging(["footstep.lost_events": "\(pendingEvents.count)"]) { $1 })
             pendingEvents.removeAll()
+        }
+        if !pendingRevisions.isEmpty {
+            logger.critical(
+                "\(pendingRevisions.count) type revisions could not be stored (the events keep their live types)",
+                metadata: sessionMetadata)
+            pendingRevisions.removeAll()
         }
         if !pendingLevels.isEmpty {
             logger.critical(

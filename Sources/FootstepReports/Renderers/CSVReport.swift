@@ -24,12 +24,14 @@ import Foundation
 /// | `level_status` | `calibrated` or `uncalibrated` (then levels are relative dBFS-based) |
 /// | `clip_path`, `clip_sha256` | the event's audio clip and its recorded SHA-256 |
 /// | `notes` | user notes |
+/// | `revised_from` | the type the event was stored with, when a later revision (bout typer) changed `type`; empty otherwise |
 public struct CSVReport {
     public var document: ReportDocument
 
     public static let header = [
         "id", "session_id", "timestamp_utc", "local_time", "night_of", "kind", "type", "confidence", "intensity",
         "la_max", "lc_max", "sel", "duration_s", "level_status", "clip_path", "clip_sha256", "notes",
+        "revised_from",
     ]
 
     public init(document: ReportDocument) {
@@ -78,7 +80,7 @@ public struct CSVReport {
             line += ","
             ReportNumber.append(event.duration, 3, to: &line)
             line += "," + status + "," + Self.quote(event.clip?.path ?? "") + "," + Self.quote(event.clip?.sha256 ?? "") + ","
-            line += Self.quote(event.notes) + "\r\n"
+            line += Self.quote(event.notes) + "," + (event.revisedFrom?.rawValue ?? "") + "\r\n"
             stream.write(line)
         }
     }

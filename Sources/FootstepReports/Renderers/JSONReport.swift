@@ -270,6 +270,8 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var notes: String
         public var clipPath: String?
         public var clipSha256: String?
+        /// The type the event was stored with, when a later revision changed `type`.
+        public var revisedFrom: String?
     }
 
     /// Sorted keys, ISO 8601 UTC dates with milliseconds.
@@ -396,6 +398,6 @@ extension ReportJSON.Event {
             id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
             kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
             laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
-            clipSha256: e.clip?.sha256)
+            clipSha256: e.clip?.sha256, revisedFrom: e.revisedFrom?.rawValue)
     }
 }

@@ -286,6 +286,7 @@ extension ReportJSON.Event {
             w.member("lcMax", lcMax)
             w.key("localTime").string(localTime)
             w.key("notes").string(notes)
+            w.member("revisedFrom", revisedFrom)
             w.member("sel", sel)
             w.member("sessionId", sessionId)
             w.key("timestamp").date(timestamp)

@@ -8,6 +8,8 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(source: String, format: String)
     /// Events whose hash does not match their fields: the file was edited after export.
     case eventsAltered(source: String, eventIds: [Int64])
+    /// Type revisions whose hash does not match their fields: the file was edited after export.
+    case revisionsAltered(source: String, revisionIds: [Int64])
     /// A session with this id is already in the database.
     case sessionExists(id: Int64, title: String)
     /// A row id of the export is already used in the database.
@@ -30,6 +32,10 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .eventsAltered(source, ids):
             let shown = ids.prefix(10).map(String.init).joined(separator: ", ")
             return "\(source) was altered after export: event(s) \(shown)\(ids.count > 10 ? " …" : "") "
+                + "no longer match their hash. Nothing was imported."
+        case let .revisionsAltered(source, ids):
+            let shown = ids.prefix(10).map(String.init).joined(separator: ", ")
+            return "\(source) was altered after export: type revision(s) \(shown)\(ids.count > 10 ? " …" : "") "
                 + "no longer match their hash. Nothing was imported."
         case let .sessionExists(id, title):
             return "session \(id)\(title.isEmpty ? "" : " \"\(title)\"") is already in the database; "

@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 import GRDB
 
@@ -193,7 +194,10 @@ extension SessionExport.Calibration: ExportedRow {
 
 extension SessionExport.Event: ExportedRow {
     static let table = "event"
-    static let columns = ["id"] + EventHasher.hashedColumns + ["notes", "boutId", "clipPath", "clipSha256", "hash", "previousHash"]
+    static let columns = ["id"] + EventHasher.hashedColumns + [
+        "notes", "boutId", "clipPath", "clipSha256", "hash", "previousHash", "revisedType", "revisedConfidence",
+        "revisionHash",
+    ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
             id: try r.int("id"), sessionId: try r.int("sessionId"), audioFileId: r.optionalInt("audioFileId"),
@@ -202,7 +206,9 @@ extension SessionExport.Event: ExportedRow {
             intensity: try r.text("intensity"), laMax: try r.double("laMax"), lcMax: r.optionalDouble("lcMax"),
             peakDBFS: try r.double("peakDBFS"), sel: try r.double("sel"), backgroundLA: r.optionalDouble("backgroundLA"),
             notes: try r.text("notes"), boutId: r.optionalInt("boutId"), clipPath: r.optionalText("clipPath"),
-            clipSha256: r.optionalText("clipSha256"), hash: try r.text("hash"), previousHash: try r.text("previousHash"))
+            clipSha256: r.optionalText("clipSha256"), hash: try r.text("hash"), previousHash: try r.text("previousHash"),
+            revisedType: r.optionalText("revisedType"), revisedConfidence: r.optionalDouble("revisedConfidence"),
+            revisionHash: r.optionalText("revisionHash"))
     }
 
     /// The hashed values in ``EventHasher/hashedColumns`` order, as stored.
@@ -218,12 +224,43 @@ extension SessionExport.Event: ExportedRow {
     var databaseValues: [DatabaseValue] {
         [id.databaseValue] + hashedValues + [
             notes.databaseValue, boutId.databaseValue, clipPath.databaseValue, clipSha256.databaseValue,
-            hash.databaseValue, previousHash.databaseValue,
+            hash.databaseValue, previousHash.databaseValue, revisedType.databaseValue, revisedConfidence.databaseValue,
+            revisionHash.databaseValue,
         ]
     }
 
     /// Whether `hash` is the SHA-256 of the event's fields and `previousHash`.
     public var hashMatches: Bool {
         EventHasher.hash(values: hashedValues, previousHash: previousHash) == hash
+    }
+}
+
+extension SessionExport.Revision: ExportedRow {
+    static let table = "typeRevision"
+    static let columns = ["id", "eventId", "revisedAt", "previousType", "type", "confidence", "reason", "previousHash", "hash"]
+    init(reading r: ExportRowReader) throws(StoreError) {
+        self.init(
+            id: try r.int("id"), eventId: try r.int("eventId"), revisedAt: try r.date("revisedAt"),
+            previousType: try r.text("previousType"), type: try r.text("type"), confidence: try r.double("confidence"),
+            reason: try r.text("reason"), previousHash: try r.text("previousHash"), hash: try r.text("hash"))
+    }
+
+    var databaseValues: [DatabaseValue] {
+        [
+            id.databaseValue, eventId.databaseValue, storedDate(revisedAt), previousType.databaseValue,
+            type.databaseValue, confidence.databaseValue, reason.databaseValue, previousHash.databaseValue,
+            hash.databaseValue,
+        ]
+    }
+
+    /// Whether `hash` is the SHA-256 of the revision's fields (``RevisionHasher``).
+    public var hashMatches: Bool {
+        guard let revisedAt = ExportDate.date(fromISO: revisedAt), let previous = FootstepType(rawValue: previousType),
+            let current = FootstepType(rawValue: type)
+        else { return false }
+        let record = TypeRevisionRecord(
+            eventId: eventId, revisedAt: revisedAt, previousType: previous, type: current, confidence: confidence,
+            reason: reason, previousHash: previousHash, hash: hash)
+        return RevisionHasher.hash(of: record) == hash
     }
 }

@@ -39,6 +39,9 @@ public struct SessionExport: Codable, Sendable, Hashable {
     public var calibrations: [Calibration]
     /// The events, id order.
     public var events: [Event]
+    /// The type revisions of the exported events, id order. Absent (empty) in
+    /// exports written before revisions existed.
+    public var revisions: [Revision] = []
 
     /// A half-open time range `[from, to)` (ISO-8601 UTC).
     public struct ExportRange: Codable, Sendable, Hashable {
@@ -162,6 +165,66 @@ public struct SessionExport: Codable, Sendable, Hashable {
         public var clipSha256: String?
         public var hash: String
         public var previousHash: String
+        /// The latest revision's type, confidence and hash (nil if never revised;
+        /// repeated from ``SessionExport/revisions``, outside the event's hash).
+        public var revisedType: String?
+        public var revisedConfidence: Double?
+        public var revisionHash: String?
+    }
+
+    /// Table `typeRevision` (``TypeRevisionRecord``): every field is covered by `hash`
+    /// (``RevisionHasher``), which follows the event's hash or the revision before.
+    public struct Revision: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var eventId: Int64
+        public var revisedAt: String
+        public var previousType: String
+        public var type: String
+        public var confidence: Double
+        public var reason: String
+        public var previousHash: String
+        public var hash: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, appVersion, exportedAt, range, session, audioFiles, gaps, bouts, levels, calibrations, events
+        case revisions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        appVersion = try container.decode(String.self, forKey: .appVersion)
+        exportedAt = try container.decode(String.self, forKey: .exportedAt)
+        range = try container.decodeIfPresent(ExportRange.self, forKey: .range)
+        session = try container.decode(Session.self, forKey: .session)
+        audioFiles = try container.decode([AudioFile].self, forKey: .audioFiles)
+        gaps = try container.decode([Gap].self, forKey: .gaps)
+        bouts = try container.decode([Bout].self, forKey: .bouts)
+        levels = try container.decode([LevelMinute].self, forKey: .levels)
+        calibrations = try container.decode([Calibration].self, forKey: .calibrations)
+        events = try container.decode([Event].self, forKey: .events)
+        revisions = try container.decodeIfPresent([Revision].self, forKey: .revisions) ?? []
+    }
+
+    /// Creates an export from its rows.
+    public init(
+        format: String, appVersion: String, exportedAt: String, range: ExportRange?, session: Session,
+        audioFiles: [AudioFile], gaps: [Gap], bouts: [Bout], levels: [LevelMinute], calibrations: [Calibration],
+        events: [Event], revisions: [Revision] = []
+    ) {
+        self.format = format
+        self.appVersion = appVersion
+        self.exportedAt = exportedAt
+        self.range = range
+        self.session = session
+        self.audioFiles = audioFiles
+        self.gaps = gaps
+        self.bouts = bouts
+        self.levels = levels
+        self.calibrations = calibrations
+        self.events = events
+        self.revisions = revisions
     }
 }
 

@@ -8,7 +8,9 @@ import GRDB
 /// `hash`, which also covers `previousHash`, the hash of the event appended before it
 /// (see ``EventHasher``). `notes`, `boutId`, `clipPath` and `clipSha256` are
 /// annotations added later and are deliberately outside the hash, so editing a note or
-/// attaching a clip never breaks the chain. Create events with
+/// attaching a clip never breaks the chain. `revisedType`, `revisedConfidence` and
+/// `revisionHash` repeat the event's latest ``TypeRevisionRecord``, which is hashed
+/// onto the event (``currentType`` is what reports and exports show). Create events with
 /// ``FootstepDatabase/appendEvents(_:)``; never insert this record directly.
 public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     /// Row id (AUTOINCREMENT: never reused, so gaps in ids are meaningful).
@@ -51,10 +53,23 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var clipPath: String?
     /// Lower-case hex SHA-256 of the clip file (outside the hash; verified against the file).
     public var clipSha256: String?
+    /// The type of the latest revision (outside the hash; the revision is hashed), nil if never revised.
+    public var revisedType: FootstepType?
+    /// The confidence of the latest revision, nil if never revised.
+    public var revisedConfidence: Double?
+    /// The hash of the latest revision, nil if never revised.
+    public var revisionHash: String?
     /// Lower-case hex SHA-256 of the canonical serialisation of this event plus `previousHash`.
     public var hash: String
     /// `hash` of the event appended before this one (64 zeros for the first event ever).
     public var previousHash: String
+}
+
+extension EventRecord {
+    /// The type as it stands: the latest revision's, or the stored one.
+    public var currentType: FootstepType { revisedType ?? type }
+    /// The confidence of ``currentType``.
+    public var currentConfidence: Double { revisedConfidence ?? confidence }
 }
 
 // Deliberately not PersistableRecord: events enter only through appendEvents, which
@@ -79,6 +94,7 @@ extension EventRecord: FetchableRecord, TableRecord {
         public static let boutId = Column("boutId")
         public static let clipPath = Column("clipPath")
         public static let clipSha256 = Column("clipSha256")
+        public static let revisedType = Column("revisedType")
         public static let hash = Column("hash")
         public static let previousHash = Column("previousHash")
     }

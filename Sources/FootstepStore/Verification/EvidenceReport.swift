@@ -37,12 +37,17 @@ public struct EvidenceReport: Sendable, Hashable, CustomStringConvertible {
     public var prunedAudioFiles: Int
     /// The diary's hash chain (nil: not checked).
     public var diary: DiaryChainReport?
+    /// The type revisions hashed onto the events (nil: not checked).
+    public var revisions: RevisionChainReport?
 
-    /// True when both chains are intact and every file matches.
-    public var isIntact: Bool { chain.isIntact && fileProblems.isEmpty && (diary?.isIntact ?? true) }
+    /// True when every chain is intact and every file matches.
+    public var isIntact: Bool {
+        chain.isIntact && fileProblems.isEmpty && (diary?.isIntact ?? true) && (revisions?.isIntact ?? true)
+    }
 
     public var description: String {
         var lines = [chain.description]
+        if let revisions { lines.append(revisions.description) }
         if let diary { lines.append(diary.description) }
         let files = "\(checkedFiles) file(s), \(ByteCountFormatter.string(fromByteCount: checkedBytes, countStyle: .file))"
         lines.append(

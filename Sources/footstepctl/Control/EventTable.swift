@@ -51,7 +51,8 @@ enum EventTable {
             ("id", String(event.id)), ("session", String(event.sessionId)),
             ("time", HumanFormat.time(event.timestamp) + " (" + APIJSON.formatDate(event.timestamp) + ")"),
             ("duration", String(format: "%.3f s", event.duration)), ("kind", event.kind.rawValue),
-            ("type", event.type.rawValue), ("confidence", HumanFormat.fraction(event.confidence)),
+            ("type", event.type.rawValue + (event.revisedFrom.map { " (revised from \($0.rawValue) once its bout was heard)" } ?? "")),
+            ("confidence", HumanFormat.fraction(event.confidence)),
             ("intensity", event.intensity.rawValue), ("LAFmax", HumanFormat.decibels(event.laMax) + " dB(A)"),
         ]
         if let lc = event.lcMax { rows.append(("LCFmax", HumanFormat.decibels(lc) + " dB(C)")) }

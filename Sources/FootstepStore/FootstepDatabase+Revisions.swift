@@ -1,0 +1,143 @@
+import FootstepCore
+import Foundation
+import GRDB
+
+extension FootstepDatabase {
+    /// Appends type revisions for stored footsteps of one session, in one transaction.
+    ///
+    /// Each revision finds its event by `frameOffset`; one whose event is not a stored
+    /// footstep of the session, or that would not change the event's current type, is
+    /// skipped. Each stored revision is hashed onto the event's latest hash (the
+    /// event's own for its first revision, see ``TypeRevisionRecord``), and the event
+    /// row's current type, confidence and revision head move to it.
+    ///
+    /// - Parameters:
+    ///   - revisions: New types, in the order they were decided.
+    ///   - reason: Who revised and why, kept in each revision (e.g. `bout typer`).
+    ///   - at: When (now; stored with millisecond precision).
+    /// - Returns: The stored revisions, with ids and hashes.
+    /// - Throws: ``StoreError/invalidValue(_:)`` for a confidence outside 0…1.
+    @discardableResult
+    public func reviseTypes(_ revisions: [NewTypeRevision], sessionId: Int64, reason: String, at: Date = Date())
+        throws(StoreError) -> [TypeRevisionRecord]
+    {
+        if let bad = revisions.first(where: { !($0.confidence >= 0 && $0.confidence <= 1) }) {
+            throw .invalidValue("a revision's confidence must be between 0 and 1, not \(bad.confidence)")
+        }
+        guard !revisions.isEmpty else { return [] }
+        // Stored at millisecond precision: hash what will be read back.
+        let revisedAt = StoredDate.date(StoredDate.text(at)) ?? at
+        return try write { db in
+            var stored: [TypeRevisionRecord] = []
+            stored.reserveCapacity(revisions.count)
+            for revision in revisions {
+                guard let eventId = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT id FROM event WHERE sessionId = ? AND frameOffset = ? AND kind = ? ORDER BY id DESC LIMIT 1",
+                    arguments: [sessionId, revision.frameOffset, EventKind.footstep.rawValue])
+                else { continue }
+                if let record = try Self.appendRevision(
+                    db, eventId: eventId, type: revision.type, confidence: revision.confidence, reason: reason,
+                    at: revisedAt)
+                {
+                    stored.append(record)
+                }
+            }
+            return stored
+        }
+    }
+
+    /// Appends one revision to event `eventId`; nil when it would not change its current type.
+    private static func appendRevision(
+        _ db: Database, eventId: Int64, type: FootstepType, confidence: Double, reason: String, at: Date
+    ) throws -> TypeRevisionRecord? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT type, revisedType, hash, revisionHash FROM event WHERE id = ?", arguments: [eventId])
+        else { return nil }
+        let currentText: String = row["revisedType"] ?? row["type"]
+        guard let current = FootstepType(rawValue: currentText) else {
+            throw StoreError.invalidValue("event row \(eventId): its type is '\(currentText)' (run footstepctl verify)")
+        }
+        guard current != type else { return nil }
+        let previousHash: String = row["revisionHash"] ?? row["hash"]
+        var record = TypeRevisionRecord(
+            eventId: eventId, revisedAt: at, previousType: current, type: type, confidence: confidence, reason: reason,
+            previousHash: previousHash, hash: "")
+        record.hash = RevisionHasher.hash(of: record)
+        try record.insert(db)
+        try db.execute(
+            sql: "UPDATE event SET revisedType = ?, revisedConfidence = ?, revisionHash = ? WHERE id = ?",
+            arguments: [type.rawValue, confidence, record.hash, eventId])
+        return record
+    }
+
+    /// The revisions of the given events, by event then in the order they were made.
+    public func revisions(ofEvents eventIds: [Int64]) throws(StoreError) -> [TypeRevisionRecord] {
+        guard !eventIds.isEmpty else { return [] }
+        return try read { db in
+            var result: [TypeRevisionRecord] = []
+            // Chunks keep the statement under SQLite's variable limit.
+            for start in stride(from: 0, to: eventIds.count, by: 500) {
+                let chunk = Array(eventIds[start..<min(start + 500, eventIds.count)])
+                result += try TypeRevisionRecord.fetchAll(
+                    db,
+                    sql: "SELECT * FROM typeRevision WHERE eventId IN (\(chunk.map { _ in "?" }.joined(separator: ","))) ORDER BY eventId, id",
+                    arguments: StatementArguments(chunk))
+            }
+            return result.sorted { ($0.eventId, $0.id ?? 0) < ($1.eventId, $1.id ?? 0) }
+        }
+    }
+
+    /// Recomputes every revision's hash, checks that each follows its event or the
+    /// revision before it, and that every revised event's current type is its latest revision's.
+    public func verifyRevisions() throws(StoreError) -> RevisionChainReport {
+        try read { db in
+            var report = RevisionChainReport(
+                checkedRevisions: 0, revisedEvents: 0, alteredRevisionIds: [], brokenLinkRevisionIds: [],
+                mismatchedEventIds: [])
+            // A database opened read-only before its v3 migration has no revisions yet.
+            guard try db.tableExists("typeRevision") else { return report }
+            let revisions = try TypeRevisionRecord.fetchAll(db, sql: "SELECT * FROM typeRevision ORDER BY eventId, id")
+            let events = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, type, confidence, hash, revisedType, revisedConfidence, revisionHash FROM event
+                    WHERE revisedType IS NOT NULL OR revisedConfidence IS NOT NULL OR revisionHash IS NOT NULL
+                       OR id IN (SELECT eventId FROM typeRevision)
+                    ORDER BY id
+                    """)
+            var byEvent: [Int64: [TypeRevisionRecord]] = [:]
+            for revision in revisions { byEvent[revision.eventId, default: []].append(revision) }
+            report.checkedRevisions = revisions.count
+            report.revisedEvents = byEvent.count
+            for event in events {
+                let id: Int64 = event["id"]
+                var expectedHash: String = event["hash"]
+                var expectedType: String = event["type"]
+                var latest: TypeRevisionRecord?
+                for revision in byEvent.removeValue(forKey: id) ?? [] {
+                    if RevisionHasher.hash(of: revision) != revision.hash { report.alteredRevisionIds.append(revision.id!) }
+                    if revision.previousHash != expectedHash || revision.previousType.rawValue != expectedType {
+                        report.brokenLinkRevisionIds.append(revision.id!)
+                    }
+                    expectedHash = revision.hash
+                    expectedType = revision.type.rawValue
+                    latest = revision
+                }
+                let revisedType: String? = event["revisedType"]
+                let revisedConfidence: Double? = event["revisedConfidence"]
+                let revisionHash: String? = event["revisionHash"]
+                if revisedType != latest?.type.rawValue || revisedConfidence != latest?.confidence
+                    || revisionHash != latest?.hash
+                {
+                    report.mismatchedEventIds.append(id)
+                }
+            }
+            // Revisions of events that are gone (only possible with foreign keys off).
+            for orphans in byEvent.values { report.brokenLinkRevisionIds += orphans.compactMap(\.id) }
+            report.alteredRevisionIds.sort()
+            report.brokenLinkRevisionIds.sort()
+            return report
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import FootstepCore
+import Foundation
+import GRDB
+
+/// A footstep's type named again after it was stored (table `typeRevision`),
+/// e.g. by the bout typer once the step's whole bout was heard.
+///
+/// The event row keeps the type it was stored with (covered by the event's hash);
+/// revisions are appended, never edited, and each is hashed (``RevisionHasher``)
+/// together with the hash it follows: the event's own hash for its first revision,
+/// the previous revision's for later ones. So every revision hangs off the event
+/// hash chain, and the event's label history cannot be rewritten, reordered or
+/// shortened in the middle without ``FootstepDatabase/verifyRevisions()`` noticing.
+/// The event row's `revisedType`, `revisedConfidence` and `revisionHash` repeat the
+/// latest revision for queries; verification checks they agree with it.
+public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
+    /// Row id; nil until inserted.
+    public var id: Int64?
+    /// The revised event.
+    public var eventId: Int64
+    /// When the revision was made (UTC, millisecond precision).
+    public var revisedAt: Date
+    /// The type the event had before (its stored type, or the previous revision's).
+    public var previousType: FootstepType
+    /// The type it has from now on.
+    public var type: FootstepType
+    /// The confidence of the new type, 0…1.
+    public var confidence: Double
+    /// Who revised it and why, e.g. `bout typer: 14-step bout`.
+    public var reason: String
+    /// The event's hash (first revision) or the previous revision's hash.
+    public var previousHash: String
+    /// Lower-case hex SHA-256 of ``RevisionHasher/text(of:)``.
+    public var hash: String
+
+    public init(
+        id: Int64? = nil, eventId: Int64, revisedAt: Date, previousType: FootstepType, type: FootstepType,
+        confidence: Double, reason: String, previousHash: String, hash: String
+    ) {
+        self.id = id
+        self.eventId = eventId
+        self.revisedAt = revisedAt
+        self.previousType = previousType
+        self.type = type
+        self.confidence = confidence
+        self.reason = reason
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+}
+
+extension TypeRevisionRecord: FetchableRecord, MutablePersistableRecord {
+    /// Dates as `StoredDate` text (see `StoredDateCoding.swift`).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .storedText }
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .storedText }
+
+    /// The table name, `typeRevision`.
+    public static let databaseTableName = "typeRevision"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
