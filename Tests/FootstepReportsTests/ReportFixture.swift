@@ -32,11 +32,14 @@ enum ReportFixture {
             let time = Date(timeIntervalSince1970: ((start.timeIntervalSince1970 + offset) * 1000).rounded() / 1000)
             let isStep = Double.random(in: 0..<1, using: &generator) < 0.8
             let notes = index % 97 == 0 ? "door, then \"thud\" <upstairs> & more\nsecond line" : ""
-            return ReportEvent(
+            var event = ReportEvent(
                 id: Int64(index + 1), sessionId: 1, timestamp: time, duration: 0.2, kind: isStep ? .footstep : .other,
                 type: isStep ? FootstepType.allCases.randomElement(using: &generator)! : .unknown,
                 confidence: (Double.random(in: 0.3..<1, using: &generator) * 1000).rounded() / 1000, intensity: .medium,
                 laMax: (Double.random(in: 28..<66, using: &generator) * 100).rounded() / 100, lcMax: 60, sel: 40, notes: notes)
+            // Some steps were revised by the bout typer after they were stored.
+            if isStep, index % 31 == 0, event.type != .heelStrike { event.revisedFrom = .heelStrike }
+            return event
         }.sorted { $0.timestamp < $1.timestamp }
     }
 

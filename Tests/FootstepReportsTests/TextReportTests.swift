@@ -37,8 +37,15 @@ struct TextReportTests {
         #expect(rows.count - 1 == document.events.count)
         #expect(rows.count - 1 > document.listedEvents.count)  // CSV lists all, not only the PDF's 400
         #expect(rows.dropFirst().allSatisfy { $0.count == CSVReport.header.count })
-        let noted = try #require(rows.dropFirst().first { $0.last?.isEmpty == false })
-        #expect(noted.last == "door, then \"thud\" <upstairs> & more\nsecond line")
+        let notes = try #require(CSVReport.header.firstIndex(of: "notes"))
+        let noted = try #require(rows.dropFirst().first { !$0[notes].isEmpty })
+        #expect(noted[notes] == "door, then \"thud\" <upstairs> & more\nsecond line")
+        // A revised step: its current type, and the one it was stored with.
+        let type = try #require(CSVReport.header.firstIndex(of: "type"))
+        let revised = try #require(document.events.first { $0.revisedFrom != nil })
+        let row = try #require(rows.first { $0[0] == String(revised.id!) })
+        #expect(row[type] == revised.type.rawValue && row.last == "heel_strike")
+        #expect(rows.dropFirst().filter { $0.last == "heel_strike" }.count == document.events.filter { $0.revisedFrom != nil }.count)
         #expect(rows[1][2].hasSuffix("Z") && rows[1][3].hasSuffix("+00:00"))
         #expect(rows[1][13] == "calibrated")
     }
