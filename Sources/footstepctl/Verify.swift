@@ -83,6 +83,9 @@ extension FootstepCtl {
                     Swift.print("  event \(id) in \(BundleWriter.exportName) was altered (its fields no longer match its hash)")
                 }
             }
+            for id in result.alteredExportRevisions ?? [] {
+                Swift.print("  type revision \(id) in \(BundleWriter.exportName) was altered (its fields no longer match its hash)")
+            }
             if let diary = result.alteredExportDiary {
                 for at in diary {
                     Swift.print("  the diary entry of \(at) in \(BundleWriter.exportName) was altered (its fields no longer match its hash)")

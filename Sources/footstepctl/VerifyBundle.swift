@@ -25,12 +25,17 @@ enum VerifyBundle {
         var alteredExportEvents: [Int64]?
         /// Diary entries of `export.json` (by the time they describe) whose hash does not match.
         var alteredExportDiary: [String]?
+        /// Type revisions of `export.json` whose hash does not match their fields (nil: no export).
+        var alteredExportRevisions: [Int64]?
 
-        var isIntact: Bool { manifest.isIntact && (alteredExportEvents ?? []).isEmpty && (alteredExportDiary ?? []).isEmpty }
+        var isIntact: Bool {
+            manifest.isIntact && (alteredExportEvents ?? []).isEmpty && (alteredExportDiary ?? []).isEmpty
+                && (alteredExportRevisions ?? []).isEmpty
+        }
     }
 
     /// Hashes every file of the bundle and compares with its manifest; recomputes the
-    /// hash of every event in its `export.json` (which catches an export edited and then
+    /// hash of every event and type revision in its `export.json` (which catches an export edited and then
     /// re-listed in a regenerated manifest).
     static func check(_ path: String, progress: VerifyProgressLine) throws -> Result {
         var isDirectory: ObjCBool = false
@@ -46,6 +51,7 @@ enum VerifyBundle {
             do {
                 let document = try ExportDocument.decode(export, source: BundleWriter.exportName)
                 result.alteredExportEvents = document.sessions.flatMap(\.events).filter { !$0.hashMatches }.map(\.id)
+                result.alteredExportRevisions = document.sessions.flatMap(\.revisions).filter { !$0.hashMatches }.map(\.id)
                 if case let .range(range) = document {
                     result.alteredExportDiary = range.diary.filter { !$0.hashMatches }.map(\.at)
                 }

@@ -39,6 +39,14 @@ struct VerifyJSON: Encodable {
         var tailMissing: Bool
     }
 
+    struct Revisions: Encodable {
+        var checkedRevisions: Int
+        var revisedEvents: Int
+        var alteredRevisionIds: [Int64]
+        var brokenLinkRevisionIds: [Int64]
+        var mismatchedEventIds: [Int64]
+    }
+
     struct Files: Encodable {
         var checked: Int
         var bytes: Int64
@@ -57,12 +65,14 @@ struct VerifyJSON: Encodable {
         var alteredExportEventIds: [Int64]?
         /// Diary entries (by the time they describe) of export.json that no longer match their hash.
         var alteredExportDiaryEntries: [String]?
+        var alteredExportRevisionIds: [Int64]?
     }
 
     var intact: Bool
     var database: String?
     var chain: Chain?
     var diary: Diary?
+    var revisions: Revisions?
     var files: Files?
     var bundle: Bundle?
 
@@ -79,6 +89,12 @@ struct VerifyJSON: Encodable {
             Diary(
                 checkedEntries: $0.checkedEntries, headHash: $0.headHash, alteredEntryIds: $0.alteredEntryIds,
                 brokenLinkEntryIds: $0.brokenLinkEntryIds, tailMissing: $0.tailMissing)
+        }
+        revisions = report.revisions.map {
+            Revisions(
+                checkedRevisions: $0.checkedRevisions, revisedEvents: $0.revisedEvents,
+                alteredRevisionIds: $0.alteredRevisionIds, brokenLinkRevisionIds: $0.brokenLinkRevisionIds,
+                mismatchedEventIds: $0.mismatchedEventIds)
         }
         files = Files(
             checked: report.checkedFiles, bytes: report.checkedBytes,
@@ -104,7 +120,8 @@ struct VerifyJSON: Encodable {
         bundle = Bundle(
             path: path, checkedFiles: report.checkedFiles, altered: report.altered, missing: report.missing,
             notInManifest: report.unlisted, malformedManifestLines: report.malformedLines,
-            alteredExportEventIds: result.alteredExportEvents, alteredExportDiaryEntries: result.alteredExportDiary)
+            alteredExportEventIds: result.alteredExportEvents, alteredExportDiaryEntries: result.alteredExportDiary,
+            alteredExportRevisionIds: result.alteredExportRevisions)
     }
 
     func print() throws {

@@ -30,6 +30,12 @@ struct EvidenceCommandTests {
                     intensity: .medium, laMax: 40 + Double(i) / 3.0, peakDBFS: -20, sel: 33.3, notes: note))
         }
         let ids = try database.appendEvents(events)
+        // The bout typer named two steps again once their bout had ended.
+        try database.reviseTypes(
+            [
+                NewTypeRevision(frameOffset: 5 * 40_000, type: .stomping, confidence: 0.8),
+                NewTypeRevision(frameOffset: 6 * 40_000, type: .stomping, confidence: 0.7),
+            ], sessionId: id, reason: "bout typer", at: start.addingTimeInterval(20))
         var clips: [Int64: String] = [:]
         for index in [3, 4, 20] {
             let clip = directory.appending("state/clips/e\(ids[index]).wav")
@@ -77,6 +83,7 @@ struct EvidenceCommandTests {
         let intact = try Self.ctl(["verify", "--database", store.path])
         #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
         #expect(intact.stdout.contains("hash chain intact: 30 events verified"))
+        #expect(intact.stdout.contains("type revisions intact: 2 revisions of 2 events verified"), "\(intact.stdout)")
 
         let (event, clip) = store.clips.min { $0.key < $1.key }!
         var bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
@@ -92,6 +99,32 @@ struct EvidenceCommandTests {
         let missing = try Self.ctl(["verify", "--database", directory.appending("nothing.db")])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no footstepd database at"))
+    }
+
+    @Test func verifyCatchesARewrittenTypeRevisionAndALabelChangedWithoutOne() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.makeStore(in: directory)
+        let queue = try DatabaseQueue(path: store.path)
+        let (revision, revisedEvent) = try queue.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT id, eventId FROM typeRevision ORDER BY id LIMIT 1")!
+            return (row["id"] as Int64, row["eventId"] as Int64)
+        }
+        let unrevised = try queue.read { try Int64.fetchOne($0, sql: "SELECT MIN(id) FROM event WHERE revisedType IS NULL")! }
+        try queue.write { db in
+            try db.execute(sql: "UPDATE typeRevision SET confidence = 0.99 WHERE id = ?", arguments: [revision])
+            try db.execute(sql: "UPDATE event SET revisedType = 'running' WHERE id = ?", arguments: [unrevised])
+        }
+        try queue.close()
+        let verify = try Self.ctl(["verify", "--database", store.path])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("revision \(revision) was altered"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("event \(unrevised)'s current type does not match its latest revision"), "\(verify.stdout)")
+        let json = try Self.ctl(["verify", "--database", store.path, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let revisions = object?["revisions"] as? [String: Any]
+        #expect(revisions?["alteredRevisionIds"] as? [Int64] == [revision])
+        // The revised event's confidence no longer matches its (altered) latest revision either.
+        #expect(revisions?["mismatchedEventIds"] as? [Int64] == [unrevised, revisedEvent].sorted())
     }
 
     /// `--from -7d` is a value, not an unknown option (ArgumentParser's default
