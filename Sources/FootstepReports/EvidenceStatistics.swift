@@ -148,9 +148,40 @@ public struct EvidenceStatistics: Sendable {
                     busiestHour: busiest.map { BusyHour(start: $0.key, footsteps: $0.value) },
                     loudestLAFmax: nightEvents.map(\.laMax).max(),
                     bouts: bouts.filter { $0.start >= start && $0.start < end }.count,
-                    levels: LevelSummary(start: start, intervals: nightLevels)))
+                    levels: LevelSummary(start: start, intervals: nightLevels),
+                    worstHour: worstHour(events: nightEvents, levels: nightLevels, clock: clock)))
         }
         return nights
+    }
+
+    /// The night's worst clock hour, minute by minute: the hour with the most
+    /// footsteps (ties: the higher LAeq), or without footsteps the highest LAeq.
+    /// Nil when the night has no level data.
+    static func worstHour(events: ArraySlice<ReportEvent>, levels: ArraySlice<ReportLevelInterval>, clock: LocalClock)
+        -> WorstHour?
+    {
+        var levelsByHour: [Date: [ReportLevelInterval]] = [:]
+        for interval in levels { levelsByHour[clock.hourStart(interval.start), default: []].append(interval) }
+        var stepsByHour: [Date: Int] = [:]
+        for event in events where event.kind == .footstep { stepsByHour[clock.hourStart(event.timestamp), default: 0] += 1 }
+        let ranked = levelsByHour.compactMap { hour, intervals -> (hour: Date, steps: Int, laeq: Double)? in
+            guard let laeq = Decibel.energyAverage(intervals.map { ($0.laeq, $0.seconds) }) else { return nil }
+            return (hour, stepsByHour[hour] ?? 0, laeq)
+        }
+        guard let worst = ranked.max(by: { ($0.steps, $0.laeq, $1.hour) < ($1.steps, $1.laeq, $0.hour) }) else { return nil }
+        let end = worst.hour.addingTimeInterval(3600)
+        let hourEvents = events.filter { $0.timestamp >= worst.hour && $0.timestamp < end }
+        let minutes = levelsByHour[worst.hour]!.map { interval in
+            let inside = hourEvents.filter {
+                $0.timestamp >= interval.start && $0.timestamp < interval.start.addingTimeInterval(max(interval.seconds, 1))
+            }
+            let steps = inside.filter { $0.kind == .footstep }.count
+            return WorstHour.Minute(
+                start: interval.start, seconds: interval.seconds, laeq: interval.laeq, lceq: interval.lceq,
+                lafMax: interval.lafMax, eventLCFmax: inside.compactMap(\.lcMax).max(), footsteps: steps,
+                otherEvents: inside.count - steps)
+        }
+        return WorstHour(start: worst.hour, footsteps: worst.steps, laeq: worst.laeq, minutes: minutes)
     }
 
     /// The rows of a time-sorted array with times in `[from, to)` (binary search).
@@ -205,11 +236,40 @@ extension EvidenceStatistics {
         public var recordedSeconds: Double?
         /// Seconds of the night within the scope.
         public var windowSeconds: Double?
+        /// The night's worst hour minute by minute (nil without level data).
+        public var worstHour: WorstHour?
 
         /// Footsteps and other events.
         public var events: Int { footsteps + otherEvents }
         /// True when nothing of the night was recorded: its counts say nothing.
         public var notRecorded: Bool { recordedSeconds.map { $0 < 1 } ?? false }
+    }
+
+    /// A night's worst clock hour (``EvidenceStatistics/worstHour(events:levels:clock:)``)
+    /// with one row per level interval (a minute by default).
+    public struct WorstHour: Sendable, Equatable {
+        /// One level interval of the hour and the events in it.
+        public struct Minute: Sendable, Equatable {
+            public var start: Date
+            public var seconds: Double
+            public var laeq: Double
+            public var lceq: Double
+            public var lafMax: Double
+            /// The highest LCFmax of the events in the minute (LCFmax is measured per event,
+            /// not per minute); nil without events.
+            public var eventLCFmax: Double?
+            public var footsteps: Int
+            public var otherEvents: Int
+        }
+
+        /// The hour's first instant.
+        public var start: Date
+        /// Footsteps in the hour.
+        public var footsteps: Int
+        /// Energy average of the hour's intervals.
+        public var laeq: Double
+        /// In time order.
+        public var minutes: [Minute]
     }
 
     /// Levels over a stretch of time from its level intervals.

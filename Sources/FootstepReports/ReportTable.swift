@@ -234,6 +234,47 @@ extension ReportDocument {
         return table
     }
 
+    /// The nights whose worst hour the PDF prints minute by minute: every night
+    /// with level data, or for a longer period the seven whose worst hour had
+    /// the most footsteps (night order). The HTML and JSON reports give every night's.
+    public var worstHourNights: [EvidenceStatistics.Night] {
+        let nights = statistics.nights.filter { $0.worstHour != nil && !$0.notRecorded }
+        guard nights.count > Self.worstHourNightsInPDF else { return nights }
+        let chosen = Set(
+            nights.enumerated().sorted {
+                ($0.element.worstHour!.footsteps, $0.element.worstHour!.laeq) > ($1.element.worstHour!.footsteps, $1.element.worstHour!.laeq)
+            }.prefix(Self.worstHourNightsInPDF).map(\.offset))
+        return nights.enumerated().filter { chosen.contains($0.offset) }.map(\.element)
+    }
+
+    /// At most this many worst-hour tables in the PDF.
+    static let worstHourNightsInPDF = 7
+
+    /// One row per level interval (a minute) of a night's worst hour.
+    func worstHourTable(_ hour: EvidenceStatistics.WorstHour) -> ReportTable {
+        let clock = clock
+        var table = ReportTable(
+            columns: [
+                .init("Minute", 1, numeric: false), .init("LAeq", 0.8), .init("LCeq", 0.8), .init("LAFmax", 0.8),
+                .init("LCFmax (events)", 1.2), .init("Footsteps", 0.9), .init("Other", 0.8),
+            ], rows: [])
+        for (index, minute) in hour.minutes.enumerated() {
+            table.rows.append([
+                String(clock.time(minute.start).prefix(5)), level(minute.laeq), level(minute.lceq), level(minute.lafMax),
+                level(minute.eventLCFmax), "\(minute.footsteps)", "\(minute.otherEvents)",
+            ])
+            if minute.footsteps > 0 { table.highlighted.insert(index) }
+        }
+        return table
+    }
+
+    /// `Night of 2026-11-20: 01:00–02:00, 37 footsteps, LAeq 31.2` for a worst-hour table's heading.
+    public func worstHourTitle(_ night: EvidenceStatistics.Night, _ hour: EvidenceStatistics.WorstHour) -> String {
+        let from = clock.time(hour.start).prefix(5)
+        let to = clock.time(hour.start.addingTimeInterval(3600)).prefix(5)
+        return "Night of \(night.date): \(from)–\(to), \(hour.footsteps) footstep\(hour.footsteps == 1 ? "" : "s"), LAeq \(level(hour.laeq)) \(scope.levelUnit)"
+    }
+
     /// Levels per clock hour.
     var hourlyLevelTable: ReportTable {
         let clock = clock

@@ -31,14 +31,16 @@ extension FootstepDatabase {
             var stored: [TypeRevisionRecord] = []
             stored.reserveCapacity(revisions.count)
             for revision in revisions {
-                guard let eventId = try Int64.fetchOne(
+                guard let event = try Row.fetchOne(
                     db,
-                    sql: "SELECT id FROM event WHERE sessionId = ? AND frameOffset = ? AND kind = ? ORDER BY id DESC LIMIT 1",
+                    sql: """
+                        SELECT id, type, revisedType, hash, revisionHash FROM event
+                        WHERE sessionId = ? AND frameOffset = ? AND kind = ? ORDER BY id DESC LIMIT 1
+                        """,
                     arguments: [sessionId, revision.frameOffset, EventKind.footstep.rawValue])
                 else { continue }
                 if let record = try Self.appendRevision(
-                    db, eventId: eventId, type: revision.type, confidence: revision.confidence, reason: reason,
-                    at: revisedAt)
+                    db, event: event, type: revision.type, confidence: revision.confidence, reason: reason, at: revisedAt)
                 {
                     stored.append(record)
                 }
@@ -47,19 +49,18 @@ extension FootstepDatabase {
         }
     }
 
-    /// Appends one revision to event `eventId`; nil when it would not change its current type.
+    /// Appends one revision to `event` (a row with its id, types and hashes); nil when
+    /// it would not change the event's current type.
     private static func appendRevision(
-        _ db: Database, eventId: Int64, type: FootstepType, confidence: Double, reason: String, at: Date
+        _ db: Database, event: Row, type: FootstepType, confidence: Double, reason: String, at: Date
     ) throws -> TypeRevisionRecord? {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT type, revisedType, hash, revisionHash FROM event WHERE id = ?", arguments: [eventId])
-        else { return nil }
-        let currentText: String = row["revisedType"] ?? row["type"]
+        let eventId: Int64 = event["id"]
+        let currentText: String = event["revisedType"] ?? event["type"]
         guard let current = FootstepType(rawValue: currentText) else {
             throw StoreError.invalidValue("event row \(eventId): its type is '\(currentText)' (run footstepctl verify)")
         }
         guard current != type else { return nil }
-        let previousHash: String = row["revisionHash"] ?? row["hash"]
+        let previousHash: String = event["revisionHash"] ?? event["hash"]
         var record = TypeRevisionRecord(
             eventId: eventId, revisedAt: at, previousType: current, type: type, confidence: confidence, reason: reason,
             previousHash: previousHash, hash: "")

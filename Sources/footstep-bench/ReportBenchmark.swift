@@ -30,7 +30,9 @@ enum ReportBenchmark {
         }
         // v2: the ten clipped events are the loudest of the whole range, so the report reads,
         // analyses and embeds their clips (v1 clipped day 1's loudest, which were not in the top ten).
-        let directory = "\(data)/report-v2-\(days)d-\(events)" + (clips == 10 ? "" : "-\(clips)clips")
+        // The schema's last migration is in the name: a store built by an older build is rebuilt.
+        let schema = FootstepDatabase.migrator.migrations.last ?? "v0"
+        let directory = "\(data)/report-v2-\(schema)-\(days)d-\(events)" + (clips == 10 ? "" : "-\(clips)clips")
         let database = "\(directory)/footstepd.db"
         if !FileManager.default.fileExists(atPath: "\(directory)/complete") {
             try? FileManager.default.removeItem(atPath: directory)

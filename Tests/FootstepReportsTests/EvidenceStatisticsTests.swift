@@ -74,6 +74,42 @@ struct EvidenceStatisticsTests {
         #expect(statistics.nights.map(\.events).reduce(0, +) == statistics.eventsInQuietHours)
     }
 
+    @Test func eachNightsWorstHourIsItsBusiestMinuteByMinute() {
+        let events = F.events(count: 3000, days: 3)
+        let levels = F.levels(days: 3)
+        let statistics = EvidenceStatistics(events: events, levels: levels, scope: F.scope(days: 3))
+        for night in statistics.nights {
+            let worst = try! #require(night.worstHour)
+            // The hour with the most footsteps (every night of the fixture has some).
+            var perHour: [Date: Int] = [:]
+            for event in events where event.kind == .footstep && event.timestamp >= night.start && event.timestamp < night.end {
+                perHour[F.calendar.dateInterval(of: .hour, for: event.timestamp)!.start, default: 0] += 1
+            }
+            #expect(worst.footsteps == perHour.values.max())
+            #expect(perHour[worst.start] == worst.footsteps)
+            #expect(worst.minutes.count == 60)
+            #expect(worst.minutes.first?.start == worst.start)
+            let end = worst.start.addingTimeInterval(3600)
+            let inHour = events.filter { $0.timestamp >= worst.start && $0.timestamp < end }
+            #expect(worst.minutes.map(\.footsteps).reduce(0, +) == worst.footsteps)
+            #expect(worst.minutes.map(\.otherEvents).reduce(0, +) == inHour.filter { $0.kind == .other }.count)
+            for minute in worst.minutes {
+                let inMinute = inHour.filter { $0.timestamp >= minute.start && $0.timestamp < minute.start.addingTimeInterval(60) }
+                #expect(minute.eventLCFmax == inMinute.compactMap(\.lcMax).max())
+                let level = levels.first { $0.start == minute.start }!
+                #expect(minute.laeq == level.laeq && minute.lafMax == level.lafMax)
+            }
+        }
+        // Without footsteps, the loudest hour by LAeq.
+        let quiet = EvidenceStatistics(events: [], levels: levels, scope: F.scope(days: 3))
+        for night in quiet.nights {
+            let worst = try! #require(night.worstHour)
+            #expect(worst.footsteps == 0)
+            let hourly = quiet.hourlyLevels.filter { $0.start >= night.start && $0.start < night.end }
+            #expect(abs(worst.laeq - hourly.map(\.laeq).max()!) < 1e-9)
+        }
+    }
+
     @Test func hourlyLevelsAreEnergyAveragesOfTheirMinutes() {
         let levels = F.levels(days: 2)
         let statistics = EvidenceStatistics(events: [], levels: levels, scope: F.scope(days: 2))

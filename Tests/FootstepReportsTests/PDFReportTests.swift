@@ -34,6 +34,11 @@ struct PDFReportTests {
         #expect(text.contains("Flat 2, 10 Example Road"))
         #expect(text.contains("WHO night noise"))
         #expect(text.contains("Loudest events"))
+        // Each night's worst hour, minute by minute, under a heading naming the hour.
+        #expect(text.contains("Worst hour of each night, minute by minute"))
+        for night in document.worstHourNights {
+            #expect(text.contains(document.worstHourTitle(night, night.worstHour!)), "\(night.date)")
+        }
         // The night table lists every night.
         for night in s.nights { #expect(text.contains(night.date)) }
         // The note of the first listed event with a note (notes wrap: check its start).

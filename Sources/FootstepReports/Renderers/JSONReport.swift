@@ -227,6 +227,28 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var recordedSeconds: Double?
         /// Nothing of the night was recorded: its counts say nothing.
         public var notRecorded: Bool
+        /// The night's worst clock hour minute by minute (the most footsteps; without
+        /// footsteps the highest LAeq); absent without level data.
+        public var worstHour: WorstHour?
+    }
+
+    public struct WorstHour: Codable, Sendable, Equatable {
+        public var start: Date
+        public var footsteps: Int
+        public var laeq: Double
+        public var minutes: [Minute]
+    }
+
+    public struct Minute: Codable, Sendable, Equatable {
+        public var start: Date
+        public var seconds: Double
+        public var laeq: Double
+        public var lceq: Double
+        public var lafMax: Double
+        /// The highest LCFmax of the minute's events (LCFmax is measured per event); absent without events.
+        public var eventLCFmax: Double?
+        public var footsteps: Int
+        public var otherEvents: Int
     }
 
     public struct Exceedance: Codable, Sendable, Equatable {
@@ -344,7 +366,16 @@ extension ReportJSON {
                 date: $0.date, start: $0.start, end: $0.end, partial: $0.partial, footsteps: $0.footsteps,
                 otherEvents: $0.otherEvents, firstEvent: $0.firstEvent, lastEvent: $0.lastEvent,
                 busiestHour: $0.busiestHour.map(busy), loudestLAFmax: $0.loudestLAFmax, bouts: $0.bouts, levels: levels($0.levels),
-                recordedSeconds: $0.recordedSeconds, notRecorded: $0.notRecorded)
+                recordedSeconds: $0.recordedSeconds, notRecorded: $0.notRecorded,
+                worstHour: $0.worstHour.map { hour in
+                    WorstHour(
+                        start: hour.start, footsteps: hour.footsteps, laeq: hour.laeq,
+                        minutes: hour.minutes.map {
+                            Minute(
+                                start: $0.start, seconds: $0.seconds, laeq: $0.laeq, lceq: $0.lceq, lafMax: $0.lafMax,
+                                eventLCFmax: $0.eventLCFmax, footsteps: $0.footsteps, otherEvents: $0.otherEvents)
+                        })
+                })
         }
         coverage = document.coverage.map { coverage in
             Coverage(

@@ -47,6 +47,7 @@ public struct PDFReport {
         timelines(layout)
         loudest(layout)
         hourlyLevels(layout)
+        worstHours(layout)
         eventList(layout)
     }
 
@@ -161,6 +162,25 @@ public struct PDFReport {
         }
         layout.paragraph("\(d.scope.levelUnit), \(d.scope.calibrationLabel). LAeq and LCeq are energy averages of the minutes, LA90 their mean.", size: 8, colour: .muted)
         layout.table(d.hourlyLevelTable, size: 7)
+    }
+
+    private func worstHours(_ layout: PDFLayout) {
+        let d = document
+        let nights = d.worstHourNights
+        guard !nights.isEmpty else { return }
+        layout.pageBreak()
+        layout.heading("Worst hour of each night, minute by minute")
+        let shown = nights.count < d.statistics.nights.filter({ $0.worstHour != nil && !$0.notRecorded }).count
+            ? " The \(nights.count) nights whose worst hour had the most footsteps; the HTML and JSON reports give every night's."
+            : ""
+        layout.paragraph(
+            "The clock hour with the most footsteps (without footsteps: the highest LAeq), one row per minute, \(d.scope.levelUnit), \(d.scope.calibrationLabel). LCFmax is measured per event: the column gives the highest of the minute's events. Minutes with footsteps are shaded.\(shown)",
+            size: 8, colour: .muted)
+        for night in nights {
+            guard let hour = night.worstHour else { continue }
+            layout.paragraph(d.worstHourTitle(night, hour), size: 9, bold: true)
+            layout.table(d.worstHourTable(hour), size: 7)
+        }
     }
 
     private func loudest(_ layout: PDFLayout) {

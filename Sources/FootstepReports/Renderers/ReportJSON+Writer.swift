@@ -168,6 +168,33 @@ extension ReportJSON.Night {
             w.key("partial").bool(partial)
             w.member("recordedSeconds", recordedSeconds)
             w.key("start").date(start)
+            if let worstHour {
+                w.key("worstHour")
+                worstHour.write(to: w)
+            }
+        }
+    }
+}
+
+extension ReportJSON.WorstHour {
+    func write(to w: PrettyJSONWriter) {
+        w.object {
+            w.key("footsteps").int(footsteps)
+            w.key("laeq").double(laeq)
+            w.key("minutes")
+            w.array(minutes) { minute in
+                w.object {
+                    w.member("eventLCFmax", minute.eventLCFmax)
+                    w.key("footsteps").int(minute.footsteps)
+                    w.key("laeq").double(minute.laeq)
+                    w.key("lafMax").double(minute.lafMax)
+                    w.key("lceq").double(minute.lceq)
+                    w.key("otherEvents").int(minute.otherEvents)
+                    w.key("seconds").double(minute.seconds)
+                    w.key("start").date(minute.start)
+                }
+            }
+            w.key("start").date(start)
         }
     }
 }
