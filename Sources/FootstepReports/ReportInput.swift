@@ -53,11 +53,11 @@ public struct ReportEvent: Sendable, Equatable {
         self.revisedFrom = revisedFrom
     }
 
-    /// `other`, or the footstep's type with the type it was stored with if a
-    /// revision changed it (`stomping (was heel_strike)`).
+    /// `other`, or the footstep's type, marked `*` if a revision changed it
+    /// (``ReportDocument/revisionNote`` explains the mark).
     public var typeLabel: String {
         guard kind == .footstep else { return "other" }
-        return revisedFrom.map { "\(type.rawValue) (was \($0.rawValue))" } ?? type.rawValue
+        return revisedFrom == nil ? type.rawValue : type.rawValue + "*"
     }
 }
 

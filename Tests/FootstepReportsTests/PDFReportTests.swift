@@ -39,6 +39,9 @@ struct PDFReportTests {
         for night in document.worstHourNights {
             #expect(text.contains(document.worstHourTitle(night, night.worstHour!)), "\(night.date)")
         }
+        // Revised steps are marked, and the mark explained (one line per event: no wrapped labels).
+        #expect(document.revisionNote != nil)
+        #expect(text.contains("* Type revised once the step"))
         // The night table lists every night.
         for night in s.nights { #expect(text.contains(night.date)) }
         // The note of the first listed event with a note (notes wrap: check its start).

@@ -66,7 +66,7 @@ public struct HTMLReport {
             html += "<h2>Diary and notes</h2><p class=\"muted\">Diary entries and marks (footstepctl diary, footstepctl mark), session notes and event notes, in time order; highlighted: marks set while it happened.</p>" + table(diary)
         }
         if let steps = d.loudestFootstepTable {
-            html += "<h2>Loudest footsteps</h2><p class=\"muted\">The ten footsteps with the highest LAFmax (\(e(d.scope.levelUnit))); the loudest events of any kind follow.</p>" + table(steps)
+            html += "<h2>Loudest footsteps</h2><p class=\"muted\">The ten footsteps with the highest LAFmax (\(e(d.scope.levelUnit))); the loudest events of any kind follow.\(d.revisionNote == nil ? "" : " A type marked * was revised (see the event list).")</p>" + table(steps)
         }
         html += loudest()
         if d.equipment != nil {
@@ -103,6 +103,7 @@ public struct HTMLReport {
         if !d.events.isEmpty {
             html += "<h2>\(e(d.listHeading))</h2>"
             if let note = d.listNote { html += "<p class=\"muted\">\(e(note))</p>" }
+            if let note = d.revisionNote { html += "<p class=\"muted\">\(e(note))</p>" }
             if !clipLinks.isEmpty {
                 html += "<p class=\"muted\">Clip names are links to the copies in the <code>\(ReportClipFolder.folderName)</code> folder next to this file.</p>"
             }

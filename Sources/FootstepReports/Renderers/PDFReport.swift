@@ -189,7 +189,7 @@ public struct PDFReport {
         layout.pageBreak()
         if let steps = d.loudestFootstepTable {
             layout.heading("Loudest footsteps")
-            layout.paragraph("The ten footsteps with the highest LAFmax (\(d.scope.levelUnit)); the loudest events of any kind follow.", size: 8, colour: .muted)
+            layout.paragraph("The ten footsteps with the highest LAFmax (\(d.scope.levelUnit)); the loudest events of any kind follow." + (d.revisionNote == nil ? "" : " A type marked * was revised (see the event list)."), size: 8, colour: .muted)
             layout.table(steps, size: 7.5)
         }
         layout.heading("Loudest events")
@@ -221,6 +221,7 @@ public struct PDFReport {
         layout.heading(d.listHeading)
         var note = "Local times (\(d.scope.timeZone.identifier)); levels \(d.scope.levelUnit), \(d.scope.calibrationLabel)."
         if let listNote = d.listNote { note += " " + listNote }
+        if let revisionNote = d.revisionNote { note += " " + revisionNote }
         layout.paragraph(note, size: 8, colour: .muted)
         layout.table(d.eventTable(clipNames: false), size: 7)
     }
