@@ -45,6 +45,7 @@ struct SessionSink {
     /// Closed files the store could not record yet (disk full): retried at each flush.
     private var pendingCloses: [(id: Int64, file: RollingAudioWriter.ClosedFile)] = []
     private var failedFlushes = 0
+    private var failedRevisionFlushes = 0
     /// The stretch without audio in progress (disk full, below the reserve): since when, and why.
     private var audioGap: (start: Date, reason: String)?
     private var bouts = BoutRecorder()
@@ -294,6 +295,7 @@ struct SessionSink {
         do {
             let stored = try database.reviseTypes(pendingRevisions, sessionId: sessionId, reason: Self.revisionReason)
             pendingRevisions.removeAll(keepingCapacity: true)
+            failedRevisionFlushes = 0
             guard !stored.isEmpty else { return }
             let events = Dictionary(
                 ((try? database.events(ids: stored.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
@@ -310,7 +312,13 @@ struct SessionSink {
             }
             storedRevisions += stored.count
         } catch {
-            logger.error("cannot store \(pendingRevisions.count) type revisions: \(error)", metadata: sessionMetadata)
+            // Retried every tick like the events; said once, then every 100th attempt.
+            failedRevisionFlushes += 1
+            if failedRevisionFlushes == 1 || failedRevisionFlushes % 100 == 0 {
+                logger.error(
+                    "cannot store \(pendingRevisions.count) type revisions (attempt \(failedRevisionFlushes)): \(error)",
+                    metadata: sessionMetadata)
+            }
             if pendingRevisions.count > 10_000 {
                 logger.critical("dropping \(pendingRevisions.count) unstored type revisions (the events keep their live types)", metadata: sessionMetadata)
                 pendingRevisions.removeAll()
