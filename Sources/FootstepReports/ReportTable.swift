@@ -238,13 +238,18 @@ extension ReportDocument {
     /// with level data, or for a longer period the seven whose worst hour had
     /// the most footsteps (night order). The HTML and JSON reports give every night's.
     public var worstHourNights: [EvidenceStatistics.Night] {
-        let nights = statistics.nights.filter { $0.worstHour != nil && !$0.notRecorded }
+        let nights = nightsWithWorstHour
         guard nights.count > Self.worstHourNightsInPDF else { return nights }
         let chosen = Set(
             nights.enumerated().sorted {
                 ($0.element.worstHour!.footsteps, $0.element.worstHour!.laeq) > ($1.element.worstHour!.footsteps, $1.element.worstHour!.laeq)
             }.prefix(Self.worstHourNightsInPDF).map(\.offset))
         return nights.enumerated().filter { chosen.contains($0.offset) }.map(\.element)
+    }
+
+    /// The recorded nights with level data, each with its worst hour (HTML and JSON list them all).
+    var nightsWithWorstHour: [EvidenceStatistics.Night] {
+        statistics.nights.filter { $0.worstHour != nil && !$0.notRecorded }
     }
 
     /// At most this many worst-hour tables in the PDF.

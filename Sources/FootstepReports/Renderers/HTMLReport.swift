@@ -85,7 +85,7 @@ public struct HTMLReport {
         if !d.statistics.hourlyLevels.isEmpty {
             html += "<details><summary>Levels per hour (\(d.statistics.hourlyLevels.count) hours)</summary>" + table(d.hourlyLevelTable) + "</details>"
         }
-        let worst = d.statistics.nights.filter { $0.worstHour != nil && !$0.notRecorded }
+        let worst = d.nightsWithWorstHour
         if !worst.isEmpty {
             html += "<h2>Worst hour of each night, minute by minute</h2><p class=\"muted\">The clock hour with the most footsteps (without footsteps: the highest LAeq), one row per minute, \(e(d.scope.levelUnit)), \(e(d.scope.calibrationLabel)). LCFmax is measured per event: the column gives the highest of the minute's events.</p>"
             for night in worst {

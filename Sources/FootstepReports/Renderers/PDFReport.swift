@@ -170,7 +170,7 @@ public struct PDFReport {
         guard !nights.isEmpty else { return }
         layout.pageBreak()
         layout.heading("Worst hour of each night, minute by minute")
-        let shown = nights.count < d.statistics.nights.filter({ $0.worstHour != nil && !$0.notRecorded }).count
+        let shown = nights.count < d.nightsWithWorstHour.count
             ? " The \(nights.count) nights whose worst hour had the most footsteps; the HTML and JSON reports give every night's."
             : ""
         layout.paragraph(
