@@ -54,17 +54,32 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The control socket: wire types shared by server and client, the Hummingbird
-        // server on the Unix socket, peer-credential authorisation, metrics, the client.
+        // The control socket's wire types (requests, responses, paths, JSON coding),
+        // shared by server and client; Foundation and FootstepCore only.
+        .target(name: "FootstepWire", dependencies: ["FootstepCore"]),
+        // The control socket's client (HTTP/1.1 over AF_UNIX through NIO): links neither
+        // the store nor the server.
+        .target(
+            name: "FootstepClient",
+            dependencies: [
+                "FootstepCore", "FootstepWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The wire form of each stored record (store records -> wire types).
+        .target(name: "FootstepStoreWire", dependencies: ["FootstepStore", "FootstepWire"]),
+        // The control socket's server: Hummingbird on the Unix socket, peer-credential
+        // authorisation, the routes (mapping store records to wire types), metrics.
         .target(
             name: "FootstepAPI",
             dependencies: [
-                "FootstepCore", "FootstepStore",
+                "FootstepCore", "FootstepStore", "FootstepStoreWire", "FootstepWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -85,7 +100,7 @@ let package = Package(
             name: "FootstepDaemon",
             dependencies: [
                 "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier",
-                "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepStore",
+                "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepStore", "FootstepWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,8 +114,8 @@ let package = Package(
         .executableTarget(
             name: "footstepctl",
             dependencies: [
-                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
-                "FootstepCore", "FootstepReports", "FootstepStore",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
+                "FootstepClient", "FootstepCore", "FootstepReports", "FootstepStore", "FootstepStoreWire", "FootstepWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -125,8 +140,8 @@ let package = Package(
         .executableTarget(
             name: "footstep-bench",
             dependencies: [
-                "FootstepAnalysis", "FootstepAPI", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
-                "FootstepCore", "FootstepDaemon", "FootstepDSP", "FootstepStore",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
+                "FootstepCore", "FootstepDaemon", "FootstepDSP", "FootstepStore", "FootstepWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -152,15 +167,16 @@ let package = Package(
         .testTarget(
             name: "FootstepDaemonTests",
             dependencies: [
-                "CSndfile", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
-                "FootstepDaemon", "FootstepDSP", "FootstepStore", "FootstepTesting",
+                "CSndfile", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration", "FootstepCore",
+                "FootstepDaemon", "FootstepDSP", "FootstepStore", "FootstepTesting", "FootstepWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "FootstepAPITests",
             dependencies: [
-                "FootstepAPI", "FootstepConfiguration", "FootstepCore", "FootstepDaemon", "FootstepStore", "FootstepTesting",
+                "FootstepAPI", "FootstepClient", "FootstepConfiguration", "FootstepCore", "FootstepDaemon", "FootstepStore",
+                "FootstepTesting", "FootstepWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

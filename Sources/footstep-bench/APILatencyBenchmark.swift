@@ -1,8 +1,8 @@
-import FootstepAPI
 import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
+import FootstepWire
 import Foundation
 import Logging
 

@@ -1,8 +1,9 @@
 import ArgumentParser
-import FootstepAPI
 import FootstepAudio
 import FootstepCore
 import FootstepStore
+import FootstepStoreWire
+import FootstepWire
 import Foundation
 
 extension FootstepCtl {

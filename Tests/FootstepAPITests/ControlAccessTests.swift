@@ -1,7 +1,7 @@
-import FootstepAPI
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import Testing
 

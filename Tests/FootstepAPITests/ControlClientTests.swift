@@ -1,8 +1,9 @@
-import FootstepAPI
+import FootstepClient
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import GRDB
 import Synchronization

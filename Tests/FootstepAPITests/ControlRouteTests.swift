@@ -1,8 +1,8 @@
-import FootstepAPI
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import Testing
 

@@ -1,4 +1,3 @@
-import FootstepAPI
 import FootstepTesting
 import Foundation
 import Testing

@@ -1,4 +1,3 @@
-import FootstepAPI
 import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
@@ -7,6 +6,7 @@ import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import Logging
 import Testing

@@ -1,9 +1,9 @@
-import FootstepAPI
 import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
+import FootstepWire
 import Foundation
 import Testing
 

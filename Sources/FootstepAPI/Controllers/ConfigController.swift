@@ -1,4 +1,6 @@
 import FootstepStore
+import FootstepStoreWire
+import FootstepWire
 import Foundation
 import Hummingbird
 import Logging

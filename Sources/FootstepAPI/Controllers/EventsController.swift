@@ -1,5 +1,7 @@
 import FootstepCore
 import FootstepStore
+import FootstepStoreWire
+import FootstepWire
 import Foundation
 import Hummingbird
 import Logging

@@ -1,3 +1,4 @@
+import FootstepWire
 import Hummingbird
 
 /// `GET /metrics` in the Prometheus text format (on the socket and on the

@@ -1,4 +1,6 @@
 import FootstepStore
+import FootstepStoreWire
+import FootstepWire
 import Hummingbird
 
 /// `GET /v1/recordings?session=ID` (read): the audio files, oldest first.

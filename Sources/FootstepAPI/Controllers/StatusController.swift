@@ -1,3 +1,4 @@
+import FootstepWire
 import Hummingbird
 
 /// `GET /v1/status` and `POST /v1/recording/{start,pause,resume,stop}`.

@@ -1,4 +1,5 @@
 import FootstepCore
+import FootstepWire
 import Foundation
 import Prometheus
 import Synchronization

@@ -1,4 +1,5 @@
 import FootstepStore
+import FootstepWire
 import Foundation
 
 /// What the control socket needs from the daemon. `FootstepDaemon` implements it
@@ -40,11 +41,6 @@ public protocol ControlBackend: Sendable {
     /// An audio clip of `event`: the saved per-event clip, or one cut from the
     /// rolling audio; nil when neither exists (pruned audio, no audio kept).
     func clip(for event: EventRecord) async throws -> ClipFile?
-}
-
-/// The recording actions of `POST /v1/recording/{action}`.
-public enum RecordingAction: String, Sendable, CaseIterable {
-    case start, pause, resume, stop
 }
 
 /// An audio clip to send.

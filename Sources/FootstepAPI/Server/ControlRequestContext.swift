@@ -1,3 +1,4 @@
+import FootstepWire
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,4 +1,5 @@
 import FootstepStore
+import FootstepWire
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,6 +1,6 @@
-import FootstepAPI
 import FootstepCore
 import FootstepStore
+import FootstepWire
 import Foundation
 
 /// A snapshot of what the daemon is doing (for `STATUS=`, the control socket and tests).

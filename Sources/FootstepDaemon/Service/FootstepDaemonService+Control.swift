@@ -3,6 +3,7 @@ import FootstepAudio
 import FootstepConfiguration
 import FootstepCore
 import FootstepStore
+import FootstepWire
 import Foundation
 import Logging
 

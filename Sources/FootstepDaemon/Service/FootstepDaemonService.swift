@@ -5,6 +5,7 @@ import FootstepClassifier
 import FootstepConfiguration
 import FootstepCore
 import FootstepStore
+import FootstepWire
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -5,6 +5,7 @@ import FootstepClassifier
 import FootstepCore
 import FootstepDSP
 import FootstepStore
+import FootstepWire
 import Foundation
 import Logging
 

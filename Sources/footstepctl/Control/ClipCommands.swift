@@ -1,5 +1,4 @@
 import ArgumentParser
-import FootstepAPI
 import Foundation
 
 extension FootstepCtl {

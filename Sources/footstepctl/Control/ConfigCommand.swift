@@ -1,5 +1,6 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepClient
+import FootstepWire
 import Foundation
 
 extension FootstepCtl {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepClient
 import Foundation
 
 /// `--socket` and `--timeout`, shared by every command that talks to footstepd.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FootstepAPI
 import FootstepReports
+import FootstepWire
 import Foundation
 
 extension FootstepCtl {

@@ -1,5 +1,5 @@
-import FootstepAPI
 import FootstepCore
+import FootstepWire
 import Foundation
 
 /// The human forms of events: a table, one line (live), and a detail view.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepWire
 import Foundation
 
 /// `--json`, shared by every command that lists or shows something.

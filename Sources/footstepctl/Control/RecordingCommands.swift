@@ -1,5 +1,6 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepClient
+import FootstepWire
 import Foundation
 
 /// `start`, `stop`, `pause`, `resume`: one POST each, the same output.

@@ -1,6 +1,7 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepClient
 import FootstepCore
+import FootstepWire
 import Foundation
 
 extension FootstepCtl {

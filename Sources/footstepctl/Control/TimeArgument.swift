@@ -1,5 +1,5 @@
 import ArgumentParser
-import FootstepAPI
+import FootstepWire
 import Foundation
 
 /// A point in time on the command line: `2025-01-31T22:00:00Z` (ISO 8601),

@@ -1,4 +1,4 @@
-import FootstepAPI
+import FootstepWire
 import Foundation
 
 /// Runs `curl` against the control socket (posix_spawn: Foundation's Process can

@@ -1,3 +1,4 @@
+import FootstepWire
 import Foundation
 
 /// Typed methods, one per route of the control API.

@@ -1,4 +1,3 @@
-import FootstepStore
 import Foundation
 
 /// `POST /v1/diary`: a diary entry (what happened, when, how long) or a mark ("now").
@@ -34,15 +33,16 @@ public struct DiaryEntryResponse: Codable, Sendable, Equatable {
     /// Its link in the diary's hash chain.
     public var hash: String
 
-    /// The wire form of a stored entry.
-    public init(_ record: DiaryEntryRecord) {
-        id = record.id ?? 0
-        kind = record.kind.rawValue
-        at = record.at
-        durationSeconds = record.duration
-        text = record.text
-        writtenAt = record.writtenAt
-        hash = record.hash
+    public init(
+        id: Int64, kind: String, at: Date, durationSeconds: Double?, text: String, writtenAt: Date, hash: String
+    ) {
+        self.id = id
+        self.kind = kind
+        self.at = at
+        self.durationSeconds = durationSeconds
+        self.text = text
+        self.writtenAt = writtenAt
+        self.hash = hash
     }
 
     enum CodingKeys: String, CodingKey {

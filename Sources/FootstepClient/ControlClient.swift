@@ -1,3 +1,4 @@
+import FootstepWire
 import Foundation
 import NIOCore
 import NIOPosix

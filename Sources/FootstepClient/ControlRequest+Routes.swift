@@ -1,4 +1,5 @@
 import FootstepCore
+import FootstepWire
 import Foundation
 
 /// The requests of the control API, one per route, so that callers wanting

@@ -1,5 +1,4 @@
 import FootstepCore
-import FootstepStore
 import Foundation
 
 /// One detected impact (`GET /v1/events`, `GET /v1/events/{id}`, each line of `/v1/events/live`).
@@ -60,17 +59,6 @@ public struct EventResponse: Codable, Sendable, Equatable {
         self.hasClip = hasClip
         self.hash = hash
         self.revisedFrom = revisedFrom
-    }
-
-    /// The wire form of a stored event.
-    public init(_ event: EventRecord) {
-        self.init(
-            id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, duration: event.duration,
-            kind: event.kind, type: event.currentType, confidence: event.currentConfidence, intensity: event.intensity,
-            laMax: event.laMax, lcMax: event.lcMax, peakDBFS: event.peakDBFS, sel: event.sel,
-            backgroundLA: event.backgroundLA, notes: event.notes, boutId: event.boutId,
-            hasClip: event.clipPath != nil, hash: event.hash,
-            revisedFrom: event.revisedType.flatMap { $0 == event.type ? nil : event.type })
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,4 +1,3 @@
-import FootstepStore
 import Foundation
 
 /// One audio file of the recordings (`GET /v1/recordings`, `footstepctl recordings list --json`).
@@ -20,19 +19,21 @@ public struct RecordingResponse: Codable, Sendable, Equatable {
     /// `flac` or `wav`.
     public var format: String
 
-    /// The wire form of a stored audio file.
-    public init(_ file: AudioFileRecord) {
-        id = file.id ?? 0
-        session = file.sessionId
-        path = file.path
-        startedAt = file.startedAt
-        durationSeconds = Double(file.frames) / Double(file.sampleRate)
-        bytes = file.bytes
-        sha256 = file.sha256
-        state = file.prunedAt != nil ? "pruned" : file.closedAt == nil ? "open" : "closed"
-        sampleRate = file.sampleRate
-        channels = file.channels
-        format = file.format.rawValue
+    public init(
+        id: Int64, session: Int64, path: String, startedAt: Date, durationSeconds: Double, bytes: Int64,
+        sha256: String?, state: String, sampleRate: Int, channels: Int, format: String
+    ) {
+        self.id = id
+        self.session = session
+        self.path = path
+        self.startedAt = startedAt
+        self.durationSeconds = durationSeconds
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.state = state
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.format = format
     }
 
     enum CodingKeys: String, CodingKey {

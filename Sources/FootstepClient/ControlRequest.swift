@@ -1,3 +1,4 @@
+import FootstepWire
 import Foundation
 
 /// One HTTP request to the control socket: a method, a path under the

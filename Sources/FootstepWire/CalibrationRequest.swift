@@ -1,4 +1,3 @@
-import FootstepStore
 import Foundation
 
 /// `POST /v1/calibration`: stores a calibration and applies it to the live levels.
@@ -43,13 +42,6 @@ public struct CalibrationResponse: Codable, Sendable, Equatable {
         self.offsetDB = offsetDB
         self.method = method
         self.reference = reference
-    }
-
-    /// The wire form of a stored calibration.
-    public init(_ record: CalibrationRecord) {
-        self.init(
-            id: record.id ?? 0, measuredAt: record.measuredAt, offsetDB: record.offsetDB, method: record.method,
-            reference: record.reference)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,10 +1,11 @@
 #if canImport(Glibc)
-import Glibc
-#endif
+import FootstepWire
 import Foundation
+import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+#endif
 
 /// HTTP/1.1 over an AF_UNIX stream socket, one connection per request
 /// (`Connection: close`), built on NIO's client bootstrap and HTTP codec.

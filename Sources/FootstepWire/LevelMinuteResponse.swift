@@ -1,4 +1,3 @@
-import FootstepStore
 import Foundation
 
 /// Level statistics of one stored interval (`GET /v1/levels`), dB.
@@ -29,14 +28,6 @@ public struct LevelMinuteResponse: Codable, Sendable, Equatable {
         self.lafMin = lafMin
         self.la10 = la10
         self.la90 = la90
-    }
-
-    /// The wire form of a stored level interval.
-    public init(_ level: LevelMinuteRecord) {
-        self.init(
-            id: level.id ?? 0, sessionId: level.sessionId, startedAt: level.startedAt, seconds: level.seconds,
-            laeq: level.laeq, lceq: level.lceq, lafMax: level.lafMax, lafMin: level.lafMin, la10: level.la10,
-            la90: level.la90)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -74,14 +65,6 @@ public struct BoutResponse: Codable, Sendable, Equatable {
         self.cadence = cadence
         self.dominantType = dominantType
         self.kind = kind
-    }
-
-    /// The wire form of a stored bout.
-    public init(_ bout: BoutRecord) {
-        self.init(
-            id: bout.id ?? 0, sessionId: bout.sessionId, startedAt: bout.startedAt, endedAt: bout.endedAt,
-            steps: bout.steps, cadence: bout.cadence, dominantType: bout.dominantType.rawValue,
-            kind: bout.kind.rawValue)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,4 +1,3 @@
-import FootstepStore
 import Foundation
 
 /// A session with its totals (`GET /v1/sessions`, `GET /v1/sessions/{id}`).
@@ -48,18 +47,6 @@ public struct SessionResponse: Codable, Sendable, Equatable {
         self.audioBytes = audioBytes
         self.gapCount = gapCount
         self.gapSeconds = gapSeconds
-    }
-
-    /// The wire form of a store summary.
-    public init(_ summary: SessionSummary) {
-        let session = summary.session
-        self.init(
-            id: session.id ?? 0, title: session.title, notes: session.notes, status: session.status.rawValue,
-            startedAt: session.startedAt, endedAt: session.endedAt, durationSeconds: summary.duration,
-            device: session.device, sampleRate: session.sampleRate, channels: session.channels,
-            timeZone: session.timeZone, eventCount: summary.eventCount, footstepCount: summary.footstepCount,
-            audioFileCount: summary.audioFileCount, audioBytes: summary.audioBytes, gapCount: summary.gapCount,
-            gapSeconds: summary.gapSeconds)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,3 +1,4 @@
+import FootstepWire
 /// Why a request to footstepd's control socket failed, worded so that the
 /// person at the terminal knows what to do next.
 public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {
