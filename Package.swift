@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "FootstepStoreTests",
             dependencies: [
-                "FootstepCore", "FootstepStore",
+                "FootstepCore", "FootstepStore", "FootstepTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
@@ -178,7 +178,11 @@ let package = Package(
                 "FootstepAPI", "FootstepClient", "FootstepConfiguration", "FootstepCore", "FootstepDaemon", "FootstepStore",
                 "FootstepTesting", "FootstepWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

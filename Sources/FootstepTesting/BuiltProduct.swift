@@ -14,26 +14,13 @@ public enum BuiltProduct {
         return directory.appendingPathComponent(name).path
     }
 
-    /// Runs `name arguments…` and returns its exit status, stdout and stderr.
+    /// Runs `name arguments…` with this process's environment plus `environment`
+    /// and returns its exit status, stdout and stderr.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String]? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes concurrently so a full pipe never blocks the child.
-        nonisolated(unsafe) var errorData = Data()
-        let reader = Thread { errorData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let result = try Subprocess.run(
+            path(name), arguments, environment: ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 })
+        return (result.status, result.stdout, result.stderr)
     }
 }

@@ -105,14 +105,8 @@ struct ControlAccessTests {
     func aMembershipChangeTakesEffectAtTheNextRequest() async throws {
         let group = "fsd-test-\(getpid() % 100_000)"
         func run(_ tool: String, _ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(tool) \(arguments)")
+            let result = try Subprocess.run(tool, arguments)
+            #expect(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
         }
         try run("/usr/sbin/groupadd", [group])
         defer { try? run("/usr/sbin/groupdel", [group]) }

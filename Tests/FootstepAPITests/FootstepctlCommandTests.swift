@@ -309,20 +309,9 @@ struct FootstepctlCommandTests {
 enum SetprivRunner {
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProduct.path("footstepctl")] + arguments
-        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    static func run(_ arguments: [String]) throws -> Subprocess.Result {
+        try Subprocess.run(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProduct.path("footstepctl")] + arguments)
     }
 }
 

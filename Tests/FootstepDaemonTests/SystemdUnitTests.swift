@@ -9,24 +9,10 @@ struct SystemdUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Foundation's Process on Linux can deadlock in `waitUntilExit` when two
-    /// tests wait at once (both cooperative threads of a 2-core machine blocked):
-    /// one child at a time.
-    static let processLock = NSLock()
-
+    /// Runs `arguments` through env(1); its stdout and stderr, one after the other.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        processLock.lock()
-        defer { processLock.unlock() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.run("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment)
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// Copies the units into `directory`, with every ExecStart binary replaced by /bin/true.

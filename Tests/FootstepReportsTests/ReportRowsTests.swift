@@ -73,12 +73,8 @@ struct ReportRowsTests {
                 "event row 9: its time is not a stored time"
             ),
         ] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [path, sql]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let sqlite = try Subprocess.run("/usr/bin/sqlite3", [path, sql])
+            #expect(sqlite.status == 0, "\(sqlite.stderr)")
             let error = #expect(throws: StoreError.self) {
                 try database.forEachReportEvent(from: Self.start.addingTimeInterval(-86400), to: Self.start.addingTimeInterval(86400)) { _ in }
             }

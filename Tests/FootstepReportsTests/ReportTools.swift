@@ -1,4 +1,5 @@
 import CCairo
+import FootstepTesting
 import Foundation
 
 /// Runs poppler's command-line tools (pdfinfo, pdftoppm, pdftotext) and inspects PNGs.
@@ -10,24 +11,11 @@ enum ReportTools {
     /// Runs `/usr/bin/NAME arguments…`; throws with its stderr on a non-zero exit.
     @discardableResult
     static func run(_ name: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errors = Data()
-        let reader = Thread { errors = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+        let result = try Subprocess.run("/usr/bin/\(name)", arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return result.stdout
     }
 
     /// `pdfinfo` fields ("Pages", "Page size").

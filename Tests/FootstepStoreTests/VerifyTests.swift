@@ -1,6 +1,7 @@
 import FootstepCore
 import Foundation
 import FootstepStore
+import FootstepTesting
 import GRDB
 import Testing
 
@@ -130,17 +131,9 @@ func flipByte(_ path: String, at offset: UInt64) throws {
             let text = try String(contentsOfFile: bundle + "/MANIFEST.sha256", encoding: .utf8)
             #expect(text.split(separator: "\n").map { String($0.dropFirst(66)) }
                 == ["clips/2025-03-01/e 12.flac", "export.json", "report/report.html"])
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["sha256sum", "--strict", "-c", "MANIFEST.sha256"]
-            process.currentDirectoryURL = URL(fileURLWithPath: bundle)
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output)")
+            let result = try Subprocess.run("/usr/bin/env", ["-C", bundle, "sha256sum", "--strict", "-c", "MANIFEST.sha256"])
+            let output = result.stdout + result.stderr
+            #expect(result.status == 0, "\(output)")
             #expect(output.contains("export.json: OK"))
             #expect(try Self.check(bundle).isIntact)
         }

@@ -176,7 +176,7 @@ extension StatusResponse {
 
 extension ConfigurationResponse {
     /// The wire form of the configuration in force.
-    init(_ configuration: DaemonConfiguration, path: String?) {
+    public init(_ configuration: DaemonConfiguration, path: String?) {
         self.init(
             path: path,
             capture: Capture(

@@ -1,9 +1,9 @@
+import FootstepTesting
 import FootstepWire
 import Foundation
 
-/// Runs `curl` against the control socket (posix_spawn: Foundation's Process can
-/// deadlock when tests spawn concurrently), optionally as an unprivileged user
-/// through `setpriv`.
+/// Runs `curl` against the control socket (through ``Subprocess``), optionally as
+/// an unprivileged user through `setpriv`.
 enum Curl {
     struct Result: Sendable {
         var status: Int
@@ -66,49 +66,13 @@ enum Curl {
         var description: String { message }
     }
 
-    /// ``spawn(_:)`` on a plain thread, so that waiting for the child does not hold
-    /// one of Swift concurrency's threads (the in-process daemon needs them).
+    /// Runs `argv` off Swift concurrency's threads and returns its stdout.
     static func spawnOffPool(_ argv: [String]) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try spawn(argv) }) }.start()
-        }
+        try await Subprocess.runOffPool(argv[0], Array(argv.dropFirst()), environment: ["PATH": "/usr/bin:/bin"]).output
     }
 
-    /// Runs `argv` and returns its stdout (stderr goes to /dev/null).
+    /// Runs `argv` and returns its stdout.
     static func spawn(_ argv: [String]) throws -> Data {
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { throw CurlError(message: "pipe failed") }
-        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
-        defer {
-            cArguments.forEach { free($0) }
-            environment.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environment)
-        close(pipeEnds[1])
-        guard rc == 0 else {
-            close(pipeEnds[0])
-            throw CurlError(message: "cannot run \(argv[0]): \(String(cString: strerror(rc)))")
-        }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(pipeEnds[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        close(pipeEnds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return data
+        try Subprocess.run(argv[0], Array(argv.dropFirst()), environment: ["PATH": "/usr/bin:/bin"]).output
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program to completion and collects its exit status, stdout and
+/// stderr: the one runner of the test suites (curl, footstepctl, sqlite3,
+/// poppler, systemd-analyze, setpriv …).
+///
+/// It uses posix_spawn(3) and reads both pipes with poll(2) on the calling
+/// thread: Foundation's `Process` on Linux can deadlock in `waitUntilExit` when
+/// tests spawn at once, and a child that fills one pipe while the parent waits
+/// on the other would hang.
+public enum Subprocess {
+    /// What a finished child left.
+    public struct Result: Sendable {
+        /// Its exit status, or 128 + the signal that killed it.
+        public var status: Int32
+        public var output: Data
+        public var errorOutput: Data
+
+        public var stdout: String { String(decoding: output, as: UTF8.self) }
+        public var stderr: String { String(decoding: errorOutput, as: UTF8.self) }
+    }
+
+    /// Why a child could not be started.
+    public struct LaunchError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The environment children get unless told otherwise: PATH and no colour.
+    public static let plainEnvironment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "NO_COLOR": "1"]
+
+    /// Runs `executable arguments…` (an absolute path) and waits for it.
+    ///
+    /// - Parameters:
+    ///   - environment: The child's whole environment (default ``plainEnvironment``).
+    ///   - input: Written to the child's stdin, which is then closed; nil gives it /dev/null.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = plainEnvironment,
+        input: Data? = nil
+    ) throws -> Result {
+        let output = try Pipe()
+        let errors = try Pipe()
+        let stdin = try input.map { _ in try Pipe() }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        output.closeWrite()
+        errors.closeWrite()
+        stdin?.closeRead()
+        defer {
+            output.closeRead()
+            errors.closeRead()
+            stdin?.closeWrite()
+        }
+        guard rc == 0 else { throw LaunchError(description: "cannot run \(executable): \(String(cString: strerror(rc)))") }
+        if let stdin, let input {
+            // Small inputs only (a pipe holds 64 KiB): the tests send a line or two.
+            input.withUnsafeBytes { _ = write(stdin.write, $0.baseAddress, $0.count) }
+            stdin.closeWrite()
+        }
+        var collected = (Data(), Data())
+        var open = [output.read, errors.read]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 {
+                    open.removeAll { $0 == entry.fd }
+                } else if entry.fd == output.read {
+                    collected.0.append(contentsOf: buffer[0..<count])
+                } else {
+                    collected.1.append(contentsOf: buffer[0..<count])
+                }
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: collected.0, errorOutput: collected.1)
+    }
+
+    /// ``run(_:_:environment:input:)`` on a plain thread, so that waiting for the
+    /// child does not hold one of Swift concurrency's few threads (an in-process
+    /// daemon the child talks to needs them).
+    public static func runOffPool(
+        _ executable: String, _ arguments: [String], environment: [String: String] = plainEnvironment
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try run(executable, arguments, environment: environment) }) }.start()
+        }
+    }
+
+    /// Both ends of a pipe(2), close-on-exec (the child gets them through dup2).
+    private final class Pipe {
+        private(set) var read: Int32
+        private(set) var write: Int32
+
+        init() throws {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw LaunchError(description: "pipe failed: errno \(errno)") }
+            read = ends[0]
+            write = ends[1]
+            _ = fcntl(read, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(write, F_SETFD, FD_CLOEXEC)
+        }
+
+        func closeRead() {
+            if read >= 0 { close(read) }
+            read = -1
+        }
+
+        func closeWrite() {
+            if write >= 0 { close(write) }
+            write = -1
+        }
+
+        deinit {
+            closeRead()
+            closeWrite()
+        }
+    }
+}
