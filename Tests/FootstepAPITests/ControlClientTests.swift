@@ -94,12 +94,12 @@ struct ControlClientTests {
     // MARK: - Against a real daemon
 
     @Test func readRoutesReturnWhatTheStoreHolds() async throws {
-        try await ClientTestDaemon.with { daemon in
-            #expect(await daemon.waitForEvents(3))
+        try await APITestDaemon.with { daemon in
+            try await daemon.waitForEvents(3)
             let client = ControlClient(socketPath: daemon.socketPath)
 
             let status = try await client.status()
-            let database = try daemon.database()
+            let database = try daemon.database
             let stored = try #require(try database.sessions().last)
             #expect(status.state == "recording")
             #expect(status.session?.id == stored.session.id)
@@ -125,7 +125,7 @@ struct ControlClientTests {
 
             let configuration = try await client.configuration()
             #expect(configuration.socket.path == daemon.socketPath)
-            #expect(configuration.stateDirectory == daemon.statePath)
+            #expect(configuration.stateDirectory == daemon.stateDirectory)
 
             let levels = try await client.levels(.init(session: stored.session.id))
             #expect(levels.items.allSatisfy { $0.sessionId == stored.session.id })
@@ -138,7 +138,7 @@ struct ControlClientTests {
     }
 
     @Test func notFoundIsAServerErrorWithTheServersMessage() async throws {
-        try await ClientTestDaemon.with { daemon in
+        try await APITestDaemon.with { daemon in
             let client = ControlClient(socketPath: daemon.socketPath)
             let error = await #expect(throws: ControlClientError.self) { try await client.event(987_654) }
             #expect(error?.status == 404)
@@ -148,10 +148,10 @@ struct ControlClientTests {
     }
 
     @Test func editsAndClipsGoThroughToTheStore() async throws {
-        try await ClientTestDaemon.with { daemon in
-            #expect(await daemon.waitForEvents(2))
+        try await APITestDaemon.with { daemon in
+            try await daemon.waitForEvents(2)
             let client = ControlClient(socketPath: daemon.socketPath)
-            let database = try daemon.database()
+            let database = try daemon.database
             let session = try #require(try database.sessions().last?.session)
 
             let renamed = try await client.updateSession(session.id!, title: "flat 3, bedroom")
@@ -172,7 +172,7 @@ struct ControlClientTests {
     }
 
     @Test func liveStreamsDeliverDecodedValues() async throws {
-        try await ClientTestDaemon.with { daemon in
+        try await APITestDaemon.with { daemon in
             let client = ControlClient(socketPath: daemon.socketPath)
             var readings: [LiveLevelReading] = []
             for try await reading in client.liveLevels() {
@@ -186,7 +186,7 @@ struct ControlClientTests {
             var iterator = client.liveEvents().makeAsyncIterator()
             let event = try await iterator.next()
             #expect(event?.id ?? 0 > 0)
-            if let event { #expect(try daemon.database().event(event.id)?.hash == event.hash) }
+            if let event { #expect(try daemon.database.event(event.id)?.hash == event.hash) }
         }
     }
 }

@@ -59,7 +59,7 @@ struct ControlFuzzTests {
 
         #expect(try await daemon.curl("GET", "/v1/status").status == 200)
         #expect(daemon.daemon.status.state == .recording)
-        #expect(await APITestDaemon.waitUntil(15) { daemon.daemon.status.storedEvents > before })
+        #expect(await waitUntil(15) { daemon.daemon.status.storedEvents > before })
         try await daemon.stop()
         let database = try FootstepDatabase.open(path: "\(daemon.stateDirectory)/footstepd.db")
         #expect(try database.verifyChain().isIntact)
@@ -80,7 +80,7 @@ struct ControlFuzzTests {
         let diary = try database.diaryEntries(from: nil, to: nil)
         let calibrations = try database.calibrations()
         #expect(try await daemon.curl("POST", "/v1/recording/start").status == 200)
-        #expect(await APITestDaemon.waitUntil(10) { daemon.daemon.status.state == .recording })
+        #expect(await waitUntil(10) { daemon.daemon.status.state == .recording })
 
         let report = try await Self.fuzz(daemon.socketPath, requests: 3000, seed: 12, asNobody: true)
         print("reader fuzz: \(report.requests) requests, \(report.statuses.sorted { $0.key < $1.key })")

@@ -144,7 +144,7 @@ struct ControlHostileInputTests {
         let status = try await Curl.request("GET", "/v1/status", socket: socketPath)
         #expect(status.status == 200)
         #expect(try status.decode(StatusResponse.self).state == "recording")
-        #expect(await APITestDaemon.waitUntil(10) { daemon.daemon.status.storedEvents > eventsBefore })
+        #expect(await waitUntil(10) { daemon.daemon.status.storedEvents > eventsBefore })
         let snapshot = daemon.daemon.status
         #expect(snapshot.droppedPeriods == 0)
         try await daemon.stop()

@@ -33,7 +33,7 @@ struct ControlLiveTests {
             let reading = try APIJSON.decoder.decode(LiveLevelReading.self, from: line)
             #expect(reading.band == LevelBand(levelDB: reading.lafDB) || !reading.calibrated)
         }
-        #expect(await APITestDaemon.waitUntil(3) { daemon.daemon.liveLevels.subscriberCount == 0 })
+        #expect(await waitUntil(3) { daemon.daemon.liveLevels.subscriberCount == 0 })
         try await daemon.stop()
     }
 
@@ -47,12 +47,12 @@ struct ControlLiveTests {
             connection.send("GET /v1/levels/live HTTP/1.1\r\nHost: localhost\r\n\r\n")
             connections.append(connection)
         }
-        #expect(await APITestDaemon.waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == cap })
+        #expect(await waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == cap })
         let refused = try await daemon.curl("GET", "/v1/levels/live")
         #expect(refused.status == 503)
         #expect(try refused.decode(ErrorResponse.self).error.code == "too_many_subscribers")
         connections.removeAll()
-        #expect(await APITestDaemon.waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == 0 })
+        #expect(await waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == 0 })
         #expect(try await daemon.curl("GET", "/v1/status").status == 200)
         try await daemon.stop()
     }
@@ -62,7 +62,7 @@ struct ControlLiveTests {
         try await daemon.start()
         let stalled = try RawSocket(path: daemon.socketPath, timeout: 1)
         stalled.send("GET /v1/levels/live HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        #expect(await APITestDaemon.waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == 1 })
+        #expect(await waitUntil(5) { daemon.daemon.liveLevels.subscriberCount == 1 })
         let framesBefore = daemon.daemon.status.capturedFrames
 
         // Flood the daemon's own broadcaster far beyond what the socket buffers hold
@@ -79,7 +79,7 @@ struct ControlLiveTests {
             return 40_000
         }
         let published = await flood.value
-        #expect(await APITestDaemon.waitUntil(10) { daemon.daemon.liveLevels.subscriberCount == 0 })
+        #expect(await waitUntil(10) { daemon.daemon.liveLevels.subscriberCount == 0 })
         // The server closes the connection (its write stayed blocked): draining it ends in EOF.
         try await Task.sleep(for: .seconds(2))
         let (drained, closed) = await Task.detached { stalled.drain() }.value

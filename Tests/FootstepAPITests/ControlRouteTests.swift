@@ -108,7 +108,7 @@ struct ControlRouteTests {
         #expect(clip.body.count > 1000)
 
         // Levels and bouts (the demo at 8x gives level rows every 7.5 s).
-        #expect(await APITestDaemon.waitUntil(20) { daemon.daemon.status.storedLevels > 0 })
+        #expect(await waitUntil(20) { daemon.daemon.status.storedLevels > 0 })
         let levels = try await daemon.curl("GET", "/v1/levels?session=\(sessionId)").decode(PageResponse<LevelMinuteResponse>.self)
         #expect(!levels.items.isEmpty)
         #expect(levels.items.allSatisfy { $0.sessionId == sessionId && $0.seconds > 0 })

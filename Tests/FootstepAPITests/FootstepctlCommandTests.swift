@@ -74,10 +74,10 @@ struct FootstepctlCommandTests {
     // MARK: - Against a real daemon
 
     @Test func statusSessionsAndEventsMatchTheStore() async throws {
-        try await ClientTestDaemon.with { daemon in
-            #expect(await daemon.waitForEvents(4))
+        try await APITestDaemon.with { daemon in
+            try await daemon.waitForEvents(4)
             let socket = daemon.socketPath
-            let database = try daemon.database()
+            let database = try daemon.database
             let session = try #require(try database.sessions().last?.session)
 
             let status = try Self.decode(StatusResponse.self, try Self.ctl(["status", "--json"], socket: socket))
@@ -124,10 +124,10 @@ struct FootstepctlCommandTests {
     }
 
     @Test func editsClipsAndPlayerWork() async throws {
-        try await ClientTestDaemon.with { daemon in
-            #expect(await daemon.waitForEvents(2))
+        try await APITestDaemon.with { daemon in
+            try await daemon.waitForEvents(2)
             let socket = daemon.socketPath
-            let database = try daemon.database()
+            let database = try daemon.database
             let session = try #require(try database.sessions().last?.session)
             let event = try await daemon.firstEventWithClip()
 
@@ -164,7 +164,7 @@ struct FootstepctlCommandTests {
     }
 
     @Test func liveCommandsPrintReadingsAndEvents() async throws {
-        try await ClientTestDaemon.with { daemon in
+        try await APITestDaemon.with { daemon in
             let socket = daemon.socketPath
             let once = try Self.ctl(["level", "--once", "--json"], socket: socket)
             let lines = once.stdout.split(separator: "\n")
@@ -184,12 +184,12 @@ struct FootstepctlCommandTests {
 
             let watched = try Self.ctl(["watch", "--count", "1", "--json"], socket: socket)
             let event = try Self.decode(EventResponse.self, watched)
-            #expect(try daemon.database().event(event.id)?.hash == event.hash)
+            #expect(try daemon.database.event(event.id)?.hash == event.hash)
         }
     }
 
     @Test func diaryEntriesAndMarksAreStoredChainedAndListed() async throws {
-        try await ClientTestDaemon.with { daemon in
+        try await APITestDaemon.with { daemon in
             let socket = daemon.socketPath
             let added = try Self.ctl(
                 ["diary", "add", "Stomping overhead, woke us up", "--at", "10m ago", "--duration", "2m"], socket: socket)
@@ -207,7 +207,7 @@ struct FootstepctlCommandTests {
             let human = try Self.ctl(["diary", "list"], socket: socket)
             #expect(human.stdout.contains("MARK jumping again"))
 
-            let database = try daemon.database()
+            let database = try daemon.database
             #expect(try database.verifyDiary().isIntact)
             #expect(try database.verifyDiary().headHash == mark.hash)
 
@@ -222,7 +222,7 @@ struct FootstepctlCommandTests {
     }
 
     @Test func recordingControlAndConfiguration() async throws {
-        try await ClientTestDaemon.with(configurationText: "[detection]\nthreshold = 1.5\n") { daemon in
+        try await APITestDaemon.with(configurationText: "[detection]\nthreshold = 1.5\n") { daemon in
             let socket = daemon.socketPath
             let paused = try Self.decode(ActionResponse.self, try Self.ctl(["pause", "--json"], socket: socket))
             #expect(paused.state == "paused")
@@ -231,7 +231,7 @@ struct FootstepctlCommandTests {
             #expect(!resumed.stdout.isEmpty)
             let stopped = try Self.decode(ActionResponse.self, try Self.ctl(["stop", "--json"], socket: socket))
             #expect(stopped.action == "stop")
-            let database = try daemon.database()
+            let database = try daemon.database
             let session = try #require(try database.sessions().last?.session)
             #expect(session.status == .completed)
 
@@ -255,11 +255,11 @@ struct FootstepctlCommandTests {
 
     @Test func calibrationIsRefusedWhenTheLevelFluctuates() async throws {
         // Footsteps over quiet background: far more than 3 dB of LAF range.
-        try await ClientTestDaemon.with(source: .demo(scenario: "stomping:duration=60,seed=3"), speed: 1) { daemon in
+        try await APITestDaemon.with(source: .demo(scenario: "stomping:duration=60,seed=3"), speed: 1) { daemon in
             let run = try Self.ctl(["calibrate", "--seconds", "2", "--max-range", "0.5"], socket: daemon.socketPath)
             #expect(run.status == 65)
             #expect(run.stderr.contains("the level varied by"))
-            #expect(try daemon.database().latestCalibration() == nil)
+            #expect(try daemon.database.latestCalibration() == nil)
         }
     }
 
@@ -267,10 +267,10 @@ struct FootstepctlCommandTests {
         let directory = try TemporaryDirectory(prefix: "fsctl")
         let tone = directory.appending("tone.wav")
         try SteadyTone.write(path: tone, seconds: 20, amplitude: 0.1)
-        try await ClientTestDaemon.with(source: .file(path: tone), speed: 1) { daemon in
+        try await APITestDaemon.with(source: .file(path: tone), speed: 1) { daemon in
             let run = try Self.ctl(["calibrate", "--seconds", "2", "--json"], socket: daemon.socketPath)
             let stored = try Self.decode(CalibrationResponse.self, run)
-            let calibration = try #require(try daemon.database().latestCalibration())
+            let calibration = try #require(try daemon.database.latestCalibration())
             #expect(calibration.id == stored.id)
             #expect(abs(calibration.offsetDB - stored.offsetDB) < 1e-9)
             // A 1 kHz sine at 0.1 of full scale reads −20 dB(A) uncalibrated, so 94 after calibration.
@@ -285,7 +285,7 @@ struct FootstepctlCommandTests {
 
     @Test(.enabled(if: getuid() == 0 && SetprivRunner.isAvailable, "needs root and setpriv"))
     func aUserWhoCannotOpenTheSocketIsToldWhichGroupToJoin() async throws {
-        try await ClientTestDaemon.with { daemon in
+        try await APITestDaemon.with { daemon in
             // The directory is traversable; the socket itself is 0660 root:footstepd.
             chmod(daemon.directory.path, 0o755)
             let run = try SetprivRunner.run(["status", "--socket", daemon.socketPath])
@@ -300,7 +300,7 @@ struct FootstepctlCommandTests {
             let forbidden = try SetprivRunner.run(["stop", "--socket", daemon.socketPath])
             #expect(forbidden.status == 77)
             #expect(forbidden.stderr.contains("group 'footstepd'") && forbidden.stderr.contains("usermod -aG footstepd"), "\(forbidden.stderr)")
-            #expect(try daemon.database().sessions().last?.session.status == .recording)
+            #expect(try daemon.database.sessions().last?.session.status == .recording)
         }
     }
 }

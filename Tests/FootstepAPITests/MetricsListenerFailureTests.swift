@@ -31,7 +31,7 @@ struct MetricsListenerFailureTests {
             if name == "unresolvable address" { server.metricsAddress = "no-such-host.invalid" }
         })
         try await daemon.start()
-        #expect(await APITestDaemon.waitUntil(10) { daemon.control.metricsFailure != nil }, "the metrics listener failed")
+        #expect(await waitUntil(10) { daemon.control.metricsFailure != nil }, "the metrics listener failed")
         #expect(daemon.control.isListening)
         #expect(try await daemon.curl("GET", "/v1/status").status == 200)
         #expect(try await daemon.curl("GET", "/metrics").status == 200, "metrics stay on the socket")

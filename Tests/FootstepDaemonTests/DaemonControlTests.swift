@@ -21,17 +21,17 @@ struct DaemonControlTests {
             options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
 
-        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 8000 })
+        #expect(await waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 8000 })
         pulse.stop()
-        #expect(await DaemonTestSupport.waitUntil(7) { daemon.status.state == .deviceLost })
+        #expect(await waitUntil(7) { daemon.status.state == .deviceLost })
         try await Task.sleep(for: .seconds(1))
         try pulse.start()
         let back = ContinuousClock.now
-        let resumed = await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording }
+        let resumed = await waitUntil(10) { daemon.status.state == .recording }
         #expect(resumed)
         #expect(ContinuousClock.now - back < .seconds(5))
         let framesAtResume = daemon.status.capturedFrames
-        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > framesAtResume + 8000 })
+        #expect(await waitUntil(5) { daemon.status.capturedFrames > framesAtResume + 8000 })
         await group.triggerGracefulShutdown()
         try await running.value
 
@@ -61,7 +61,7 @@ struct DaemonControlTests {
             options: DaemonOptions(stateDirectory: state, speed: 2), logger: DaemonTestSupport.quietLogger,
             handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > 8000 })
+        #expect(await waitUntil(5) { daemon.status.capturedFrames > 8000 })
         let session0 = try #require(daemon.status.sessionId)
         // The reply says what happened, and the state shows it when the reply comes.
         #expect(await daemon.send(.pause) == .paused(session: session0))
@@ -91,7 +91,7 @@ struct DaemonControlTests {
             options: DaemonOptions(stateDirectory: state, speed: 4), logger: DaemonTestSupport.quietLogger,
             handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.sessionId != nil })
+        #expect(await waitUntil(5) { daemon.status.sessionId != nil })
         let first = try #require(daemon.status.sessionId)
         // A write runs on the service task, between the events it stores.
         try await daemon.write { try $0.renameSession(first, title: "landing, first night") }

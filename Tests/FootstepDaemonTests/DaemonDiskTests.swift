@@ -73,17 +73,17 @@ struct DaemonDiskTests {
         let running = Task { try await group.run() }
 
         // 600 kB above the reserve at 320 kB/s: low within a few seconds.
-        #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.diskLow })
+        #expect(await waitUntil(5) { daemon.status.diskLow })
         let low = daemon.status
         #expect(!low.audioWriting)
         #expect(low.lastError?.contains("below the reserve") == true)
         #expect(low.line.contains("disk space low"))
         #expect((low.diskFreeBytes ?? .max) < 3 << 20)
         let eventsWhenLow = low.storedEvents
-        #expect(await DaemonTestSupport.waitUntil(3) { daemon.status.storedEvents > eventsWhenLow + 3 })
+        #expect(await waitUntil(3) { daemon.status.storedEvents > eventsWhenLow + 3 })
 
         unlink(filler)
-        #expect(await DaemonTestSupport.waitUntil(2) { !daemon.status.diskLow && daemon.status.audioWriting })
+        #expect(await waitUntil(2) { !daemon.status.diskLow && daemon.status.audioWriting })
         try await running.value
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
@@ -134,10 +134,10 @@ struct DaemonDiskTests {
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
 
-        #expect(await DaemonTestSupport.waitUntil(5) { !daemon.status.audioWriting })
+        #expect(await waitUntil(5) { !daemon.status.audioWriting })
         #expect(daemon.status.lastError?.contains("cannot write audio file") == true)
         unlink(filler)
-        #expect(await DaemonTestSupport.waitUntil(3) { daemon.status.audioWriting })
+        #expect(await waitUntil(3) { daemon.status.audioWriting })
         // The error is over: status no longer shows it.
         #expect(daemon.status.lastError == nil)
         try await running.value
@@ -176,10 +176,10 @@ struct DaemonDiskTests {
             configuration: configuration, source: .demo(scenario: "stomping:seed=14,duration=600"), options: options,
             logger: logger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.storedEvents > 2 })
+        #expect(await waitUntil(10) { daemon.status.storedEvents > 2 })
         // The disk fills up: from now on no event can be written.
         _ = try fs.fill(leaving: 0)
-        #expect(await DaemonTestSupport.waitUntil(10) {
+        #expect(await waitUntil(10) {
             collector.entries.contains { $0.message.hasPrefix("cannot store") && $0.message.contains("events") }
         })
         await group.triggerGracefulShutdown()

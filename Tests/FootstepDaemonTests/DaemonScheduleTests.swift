@@ -37,19 +37,19 @@ struct DaemonScheduleTests {
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
 
-        #expect(await DaemonTestSupport.waitUntil(0.8) { daemon.status.state == .idle })
+        #expect(await waitUntil(0.8) { daemon.status.state == .idle })
         let waiting = daemon.status
         #expect(waiting.schedule == .waiting(until: opens))
         #expect(waiting.schedule.description == "waiting until 22:00")
         #expect(waiting.line.contains("waiting until 22:00"))
         #expect(waiting.sessionId == nil)
 
-        #expect(await DaemonTestSupport.waitUntil(2) { daemon.status.state == .recording })
+        #expect(await waitUntil(2) { daemon.status.state == .recording })
         #expect(daemon.status.schedule == .active(until: closes))
         #expect(daemon.status.schedule.description == "in window until 22:01")
         let sessionId = try #require(daemon.status.sessionId)
 
-        #expect(await DaemonTestSupport.waitUntil(2.5) { daemon.status.state == .idle })
+        #expect(await waitUntil(2.5) { daemon.status.state == .idle })
         let tomorrow = Calendar.current.date(byAdding: .day, value: 1, to: opens)!
         #expect(daemon.status.schedule == .waiting(until: tomorrow))
         await group.triggerGracefulShutdown()
@@ -72,7 +72,7 @@ struct DaemonScheduleTests {
             options: DaemonOptions(stateDirectory: directory.appending("state"), speed: 4),
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await DaemonTestSupport.waitUntil(1) { daemon.status.state == .recording })
+        #expect(await waitUntil(1) { daemon.status.state == .recording })
         #expect(daemon.status.schedule == .always)
         try await running.value
     }

@@ -21,25 +21,25 @@ struct DaemonStallTests {
             options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
             handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
-        #expect(await DaemonTestSupport.waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
+        #expect(await waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
 
         var outages: [(from: Date, to: Date)] = []
         for _ in 0..<2 {
             let from = Date()
             fifo.stall(for: 21)
-            #expect(await DaemonTestSupport.waitUntil(8) { daemon.status.state == .deviceLost })
+            #expect(await waitUntil(8) { daemon.status.state == .deviceLost })
             // Still in the outage 15 s later: no frames, and the state says so.
             let stalledFrames = daemon.status.capturedFrames
             try await Task.sleep(for: .seconds(15))
             #expect(daemon.status.state == .deviceLost)
             #expect(daemon.status.capturedFrames - stalledFrames < 4096)
-            #expect(await DaemonTestSupport.waitUntil(10) { Date().timeIntervalSince(from) >= 21 })
+            #expect(await waitUntil(10) { Date().timeIntervalSince(from) >= 21 })
             let to = from.addingTimeInterval(21)
             outages.append((from, to))
             // Capture is back within 5 s of the audio.
-            #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.state == .recording })
+            #expect(await waitUntil(5) { daemon.status.state == .recording })
             let back = daemon.status.capturedFrames
-            #expect(await DaemonTestSupport.waitUntil(5) { daemon.status.capturedFrames > back + 16000 })
+            #expect(await waitUntil(5) { daemon.status.capturedFrames > back + 16000 })
         }
         await group.triggerGracefulShutdown()
         try await running.value

@@ -48,16 +48,6 @@ enum DaemonTestSupport {
         return samples
     }
 
-    /// Waits up to `timeout` seconds for `condition`.
-    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
     /// Waits until local midnight is at least `margin` seconds away. For tests that
     /// compare the daemon's "events today" with every event they made: at midnight
     /// the daemon starts the new day's count, as it should.
