@@ -13,7 +13,8 @@ import Logging
 /// live feeds for one session: audio files as they open and close (with their
 /// SHA-256), events (stored within one service tick, then published with
 /// their id), level intervals in batches, gait bouts, event clips with their
-/// SHA-256, live meter readings, gaps after a device loss.
+/// SHA-256, live meter readings, gaps after a device loss. Audio files are
+/// kept by ``SessionAudioFiles``, type revisions by ``RevisionQueue``.
 ///
 /// - Note: Used by the service's task only.
 struct SessionSink {
@@ -34,19 +35,13 @@ struct SessionSink {
     let logger: Logger
     let feeds: Feeds
 
-    private var fileIds: [String: Int64] = [:]
-    private var currentFile: (id: Int64, startFrame: Int64)?
-    /// Files of the session by first frame (an event is reported after its onset,
-    /// possibly once the next file has started).
-    private var fileRanges: [(id: Int64, startFrame: Int64, endFrame: Int64?)] = []
+    /// The session's audio files in the store.
+    private var audioFiles: SessionAudioFiles
     private var pendingEvents: [NewEvent] = []
     private var pendingLevels: [LevelMinuteRecord] = []
     /// Type revisions of stored (or pending) footsteps, stored after their events.
-    private var pendingRevisions: [NewTypeRevision] = []
-    /// Closed files the store could not record yet (disk full): retried at each flush.
-    private var pendingCloses: [(id: Int64, file: RollingAudioWriter.ClosedFile)] = []
+    private var revisions: RevisionQueue
     private var failedFlushes = 0
-    private var failedRevisionFlushes = 0
     /// The stretch without audio in progress (disk full, below the reserve): since when, and why.
     private var audioGap: (start: Date, reason: String)?
     private var bouts = BoutRecorder()
@@ -55,7 +50,7 @@ struct SessionSink {
     /// Clips whose event is not stored yet.
     private var unmatchedClips: [Int64: EventClipRecorder.Clip] = [:]
     private(set) var storedEvents = 0
-    private(set) var storedRevisions = 0
+    var storedRevisions: Int { revisions.stored }
     /// The latest wall-clock instant of written data (end of a file, level interval or event).
     private(set) var lastDataTime: Date?
     /// A fatal capture error, if the capture thread stopped on one.
@@ -68,6 +63,9 @@ struct SessionSink {
         self.channels = channels
         self.logger = logger
         self.feeds = feeds
+        self.audioFiles = SessionAudioFiles(
+            database: database, sessionId: sessionId, sampleRate: sampleRate, channels: channels, logger: logger)
+        self.revisions = RevisionQueue(database: database, sessionId: sessionId, logger: logger)
     }
 
     private var sessionMetadata: Logger.Metadata { ["footstep.session": "\(sessionId)"] }
@@ -81,16 +79,15 @@ struct SessionSink {
         for report in reports {
             switch report {
             case let .fileOpened(file):
-                openFile(file)
+                audioFiles.open(file)
             case let .fileClosed(file):
-                closeFile(file)
+                noteData(audioFiles.close(file))
                 status { $0.closedFiles += 1 }
             case let .event(event, timestamp):
                 pendingEvents.append(newEvent(event, timestamp: timestamp))
                 noteData(timestamp.addingTimeInterval(event.durationSeconds))
             case let .revision(revision):
-                pendingRevisions.append(
-                    NewTypeRevision(frameOffset: revision.onsetFrame, type: revision.type, confidence: revision.confidence))
+                revisions.append(revision)
             case let .levels(levels, startedAt):
                 let seconds = Double(levels.frames) / Double(sampleRate)
                 guard seconds > 0 else { continue }
@@ -115,7 +112,7 @@ struct SessionSink {
             case let .clipFailed(reason):
                 logger.warning("event clip not saved: \(reason)", metadata: sessionMetadata)
             case let .deviceLost(reason, _):
-                currentFile = nil
+                audioFiles.audioStopped()
                 logger.error(
                     "capture device lost: \(reason); the gap starts at the last frame received, waiting for audio",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
@@ -133,7 +130,7 @@ struct SessionSink {
                     ]) { $1 })
                 status { $0.handle(.deviceRestored); $0.lastError = nil }
             case let .audioWriteFailed(reason, at):
-                currentFile = nil
+                audioFiles.audioStopped()
                 beginAudioGap(at: at, reason: "audio not written: \(reason)")
                 logger.critical("audio writing suspended: \(reason); events and levels are still recorded", metadata: sessionMetadata)
                 status { $0.audioWriting = false; $0.lastError = reason }
@@ -142,7 +139,7 @@ struct SessionSink {
                 logger.notice("audio writing resumed", metadata: sessionMetadata)
                 status { $0.audioWriting = true; $0.lastError = nil }
             case let .audioSuspended(at):
-                currentFile = nil
+                audioFiles.audioStopped()
                 beginAudioGap(at: at, reason: "audio not written: free disk space below the reserve")
             case let .audioUnsuspended(at):
                 endAudioGap(at: at)
@@ -167,49 +164,6 @@ struct SessionSink {
         if let lastReading { status { $0.level = lastReading } }
     }
 
-    private mutating func openFile(_ file: RollingAudioWriter.OpenedFile) {
-        do {
-            let record = try database.addAudioFile(
-                sessionId: sessionId, path: file.path, startedAt: file.startedAt, startFrame: file.startFrame,
-                sampleRate: sampleRate, channels: channels, format: AudioFileContainer(pathExtension: file.path) ?? .flac)
-            fileIds[file.path] = record.id!
-            currentFile = (record.id!, file.startFrame)
-            fileRanges.append((record.id!, file.startFrame, nil))
-        } catch {
-            logger.error("cannot register audio file \(file.path): \(error)", metadata: sessionMetadata)
-        }
-        if let drift = file.clockDrift {
-            logger.info(
-                "clock re-anchored to the wall clock at file roll: drift \(milliseconds(drift))",
-                metadata: sessionMetadata.merging(["footstep.clock_drift_ms": "\(Int((drift * 1000).rounded()))"]) { $1 })
-        }
-    }
-
-    private mutating func closeFile(_ file: RollingAudioWriter.ClosedFile) {
-        if currentFile.map({ fileIds[file.path] == $0.id }) ?? false { currentFile = nil }
-        noteData(file.startedAt.addingTimeInterval(Double(file.frames) / Double(sampleRate)))
-        guard let id = fileIds[file.path] else { return }
-        if let index = fileRanges.lastIndex(where: { $0.id == id }) {
-            fileRanges[index].endFrame = file.startFrame + file.frames
-        }
-        if !recordClose(id: id, file, firstAttempt: true) { pendingCloses.append((id, file)) }
-    }
-
-    /// Records a closed file with its SHA-256; false when the store refused (retry later).
-    private func recordClose(id: Int64, _ file: RollingAudioWriter.ClosedFile, firstAttempt: Bool) -> Bool {
-        do {
-            let checksum = try FileChecksum.sha256(ofFileAt: file.path)
-            try database.closeAudioFile(id, sha256: checksum, frames: file.frames, bytes: file.bytes)
-            logger.info("audio file closed: \(file.path), \(file.frames) frames", metadata: sessionMetadata)
-            return true
-        } catch {
-            if firstAttempt {
-                logger.error("cannot close audio file \(file.path) in the store (will retry): \(error)", metadata: sessionMetadata)
-            }
-            return false
-        }
-    }
-
     private func record(_ clip: EventClipRecorder.Clip, eventId: Int64, status: StatusUpdate) {
         do {
             let checksum = try FileChecksum.sha256(ofFileAt: clip.path)
@@ -222,30 +176,18 @@ struct SessionSink {
 
     private func newEvent(_ event: AnalyzedEvent, timestamp: Date) -> NewEvent {
         NewEvent(
-            event, sessionId: sessionId, audioFileId: currentAudioFile(at: event.onsetFrame), frameOffset: event.onsetFrame,
+            event, sessionId: sessionId, audioFileId: audioFiles.file(at: event.onsetFrame), frameOffset: event.onsetFrame,
             timestamp: timestamp)
     }
 
-    /// The file holding `frame`, if audio was being written then (none while audio
-    /// writing was suspended or the device lost).
-    private func currentAudioFile(at frame: Int64) -> Int64? {
-        fileRanges.last { $0.startFrame <= frame && ($0.endFrame.map { frame < $0 } ?? true) }?.id
-    }
-
     /// Records the open file's progress so a crash leaves its extent in the store.
-    func recordProgress(framesWritten: Int64) {
-        guard let currentFile else { return }
-        let frames = max(0, framesWritten - currentFile.startFrame)
-        try? database.updateAudioFileFrames(currentFile.id, frames: frames, bytes: 0)
-    }
+    func recordProgress(framesWritten: Int64) { audioFiles.recordProgress(framesWritten: framesWritten) }
 
     /// Writes the pending events (one transaction, extending the hash chain),
     /// logs each to the journal, publishes it live, counts it for today and
     /// groups footsteps into bouts; with `levels`, also the pending level intervals.
     mutating func flush(levels: Bool = true, status: StatusUpdate) {
-        if !pendingCloses.isEmpty {
-            pendingCloses = pendingCloses.filter { !recordClose(id: $0.id, $0.file, firstAttempt: false) }
-        }
+        audioFiles.retryPendingCloses()
         if !pendingEvents.isEmpty {
             do {
                 let ids = try database.appendEvents(pendingEvents)
@@ -273,7 +215,7 @@ struct SessionSink {
             }
         }
         // Only once their events are stored: a revision finds its event by onset frame.
-        if pendingEvents.isEmpty, !pendingRevisions.isEmpty { storeRevisions(status: status) }
+        if pendingEvents.isEmpty { revisions.store(status: status) }
         if levels, !pendingLevels.isEmpty {
             do {
                 let ids = try database.appendLevels(pendingLevels)
@@ -289,46 +231,6 @@ struct SessionSink {
             }
         }
     }
-
-    /// Appends the pending type revisions (one transaction, each hashed onto its
-    /// event), logs each and moves today's count; kept and retried if the store refuses.
-    private mutating func storeRevisions(status: StatusUpdate) {
-        do {
-            let stored = try database.reviseTypes(pendingRevisions, sessionId: sessionId, reason: Self.revisionReason)
-            pendingRevisions.removeAll(keepingCapacity: true)
-            failedRevisionFlushes = 0
-            guard !stored.isEmpty else { return }
-            let events = Dictionary(
-                ((try? database.events(ids: stored.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
-            for revision in stored {
-                logger.info(
-                    "event \(revision.eventId) revised from \(revision.previousType.rawValue) to \(revision.type.rawValue) once its bout was heard, confidence \(String(format: "%.2f", revision.confidence))",
-                    metadata: sessionMetadata.merging([
-                        "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(revision.type.rawValue)",
-                        "footstep.revised_from": "\(revision.previousType.rawValue)",
-                    ]) { $1 })
-                if let timestamp = events[revision.eventId]?.timestamp {
-                    status { $0.recountToday(from: revision.previousType.rawValue, to: revision.type.rawValue, timestamp: timestamp) }
-                }
-            }
-            storedRevisions += stored.count
-        } catch {
-            // Retried every tick like the events; said once, then every 100th attempt.
-            failedRevisionFlushes += 1
-            if failedRevisionFlushes == 1 || failedRevisionFlushes % 100 == 0 {
-                logger.error(
-                    "cannot store \(pendingRevisions.count) type revisions (attempt \(failedRevisionFlushes)): \(error)",
-                    metadata: sessionMetadata)
-            }
-            if pendingRevisions.count > 10_000 {
-                logger.critical("dropping \(pendingRevisions.count) unstored type revisions (the events keep their live types)", metadata: sessionMetadata)
-                pendingRevisions.removeAll()
-            }
-        }
-    }
-
-    /// What each revision the daemon stores says about itself.
-    static let revisionReason = "bout typer: the step's type named again from its whole bout"
 
     private mutating func didStore(_ event: EventRecord, status: StatusUpdate) {
         guard let id = event.id else { return }
@@ -353,7 +255,6 @@ struct SessionSink {
         }
     }
 
-    /// Ends the session's bookkeeping: the open bout is stored, clips never matched are reported.
     /// Starts a stretch without audio (events and levels go on), unless one is open.
     private mutating func beginAudioGap(at: Date, reason: String) {
         if audioGap == nil { audioGap = (at, reason) }
@@ -371,6 +272,9 @@ struct SessionSink {
         }
     }
 
+    /// Ends the session's bookkeeping: a last flush, what could not be stored is
+    /// said exactly, the open stretch without audio and the open bout are stored,
+    /// clips never matched are reported.
     mutating func finish(status: StatusUpdate) {
         flush(status: status)
         if !pendingEvents.isEmpty { flush(status: status) }  // one more try: a retention sweep may have made room
@@ -383,12 +287,7 @@ struct SessionSink {
                 metadata: sessionMetadata.merging(["footstep.lost_events": "\(pendingEvents.count)"]) { $1 })
             pendingEvents.removeAll()
         }
-        if !pendingRevisions.isEmpty {
-            logger.critical(
-                "\(pendingRevisions.count) type revisions could not be stored (the events keep their live types)",
-                metadata: sessionMetadata)
-            pendingRevisions.removeAll()
-        }
+        revisions.abandon()
         if !pendingLevels.isEmpty {
             logger.critical(
                 "\(pendingLevels.count) level minutes could not be stored and are lost (disk full?)", metadata: sessionMetadata)

@@ -1,0 +1,84 @@
+import FootstepAnalysis
+import FootstepStore
+import Foundation
+import Logging
+
+/// The type revisions of one session waiting for the store: appended as the
+/// bout reviser sends them, stored in one transaction once their events are
+/// (a revision finds its event by onset frame), each logged and moving
+/// today's counts; kept and retried while the store refuses.
+///
+/// - Note: Used by the service's task only, through ``SessionSink``.
+struct RevisionQueue {
+    typealias StatusUpdate = SessionSink.StatusUpdate
+
+    /// What each revision the daemon stores says about itself.
+    static let reason = "bout typer: the step's type named again from its whole bout"
+
+    let database: FootstepDatabase
+    let sessionId: Int64
+    let logger: Logger
+
+    private var pending: [NewTypeRevision] = []
+    private var failedAttempts = 0
+    /// Revisions stored so far.
+    private(set) var stored = 0
+
+    init(database: FootstepDatabase, sessionId: Int64, logger: Logger) {
+        self.database = database
+        self.sessionId = sessionId
+        self.logger = logger
+    }
+
+    private var metadata: Logger.Metadata { ["footstep.session": "\(sessionId)"] }
+
+    mutating func append(_ revision: TypeRevision) {
+        pending.append(NewTypeRevision(frameOffset: revision.onsetFrame, type: revision.type, confidence: revision.confidence))
+    }
+
+    /// Appends the pending revisions (each hashed onto its event), logs each and
+    /// moves today's count; on a refusal keeps them for the next call, said once
+    /// and then every 100th attempt.
+    mutating func store(status: StatusUpdate) {
+        guard !pending.isEmpty else { return }
+        do {
+            let revisions = try database.reviseTypes(pending, sessionId: sessionId, reason: Self.reason)
+            pending.removeAll(keepingCapacity: true)
+            failedAttempts = 0
+            guard !revisions.isEmpty else { return }
+            let events = Dictionary(
+                ((try? database.events(ids: revisions.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
+            for revision in revisions {
+                logger.info(
+                    "event \(revision.eventId) revised from \(revision.previousType.rawValue) to \(revision.type.rawValue) once its bout was heard, confidence \(String(format: "%.2f", revision.confidence))",
+                    metadata: metadata.merging([
+                        "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(revision.type.rawValue)",
+                        "footstep.revised_from": "\(revision.previousType.rawValue)",
+                    ]) { $1 })
+                if let timestamp = events[revision.eventId]?.timestamp {
+                    status { $0.recountToday(from: revision.previousType.rawValue, to: revision.type.rawValue, timestamp: timestamp) }
+                }
+            }
+            stored += revisions.count
+        } catch {
+            failedAttempts += 1
+            if failedAttempts == 1 || failedAttempts % 100 == 0 {
+                logger.error(
+                    "cannot store \(pending.count) type revisions (attempt \(failedAttempts)): \(error)", metadata: metadata)
+            }
+            if pending.count > 10_000 {
+                logger.critical(
+                    "dropping \(pending.count) unstored type revisions (the events keep their live types)", metadata: metadata)
+                pending.removeAll()
+            }
+        }
+    }
+
+    /// At the session's end: what could not be stored is said and dropped.
+    mutating func abandon() {
+        guard !pending.isEmpty else { return }
+        logger.critical(
+            "\(pending.count) type revisions could not be stored (the events keep their live types)", metadata: metadata)
+        pending.removeAll()
+    }
+}
