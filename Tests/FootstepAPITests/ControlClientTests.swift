@@ -99,7 +99,7 @@ struct ControlClientTests {
             let client = ControlClient(socketPath: daemon.socketPath)
 
             let status = try await client.status()
-            let database = try daemon.database
+            let database = daemon.database
             let stored = try #require(try database.sessions().last)
             #expect(status.state == "recording")
             #expect(status.session?.id == stored.session.id)
@@ -151,7 +151,7 @@ struct ControlClientTests {
         try await APITestDaemon.with { daemon in
             try await daemon.waitForEvents(2)
             let client = ControlClient(socketPath: daemon.socketPath)
-            let database = try daemon.database
+            let database = daemon.database
             let session = try #require(try database.sessions().last?.session)
 
             let renamed = try await client.updateSession(session.id!, title: "flat 3, bedroom")

@@ -77,7 +77,7 @@ struct FootstepctlCommandTests {
         try await APITestDaemon.with { daemon in
             try await daemon.waitForEvents(4)
             let socket = daemon.socketPath
-            let database = try daemon.database
+            let database = daemon.database
             let session = try #require(try database.sessions().last?.session)
 
             let status = try Self.decode(StatusResponse.self, try Self.ctl(["status", "--json"], socket: socket))
@@ -127,7 +127,7 @@ struct FootstepctlCommandTests {
         try await APITestDaemon.with { daemon in
             try await daemon.waitForEvents(2)
             let socket = daemon.socketPath
-            let database = try daemon.database
+            let database = daemon.database
             let session = try #require(try database.sessions().last?.session)
             let event = try await daemon.firstEventWithClip()
 
@@ -207,7 +207,7 @@ struct FootstepctlCommandTests {
             let human = try Self.ctl(["diary", "list"], socket: socket)
             #expect(human.stdout.contains("MARK jumping again"))
 
-            let database = try daemon.database
+            let database = daemon.database
             #expect(try database.verifyDiary().isIntact)
             #expect(try database.verifyDiary().headHash == mark.hash)
 
@@ -231,7 +231,7 @@ struct FootstepctlCommandTests {
             #expect(!resumed.stdout.isEmpty)
             let stopped = try Self.decode(ActionResponse.self, try Self.ctl(["stop", "--json"], socket: socket))
             #expect(stopped.action == "stop")
-            let database = try daemon.database
+            let database = daemon.database
             let session = try #require(try database.sessions().last?.session)
             #expect(session.status == .completed)
 

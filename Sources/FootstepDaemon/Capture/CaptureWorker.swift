@@ -129,35 +129,32 @@ final class CaptureWorker: @unchecked Sendable {
 
     private static let blockFrames = 2048
 
+    /// Reads blocks until a stop, the end of the source or a failure: each block
+    /// goes through the pipeline (in pieces ending on the live meter's reading
+    /// instants), to the audio files and to the clip recorder; what comes out is
+    /// batched and posted once per block. A stall or a lost device starts an
+    /// outage (a lost device is reopened); the first frame after it ends it.
     private func loop(
         pipeline: inout AnalysisPipeline<FootstepModelClassifier>, writer: RollingAudioWriter,
         clips: EventClipRecorder, source initial: any AudioSource
     ) {
         var source = initial
         let format = source.format
-        let blockFrames = Self.blockFrames
         writer.onOpen = { [self] in post(.fileOpened($0)) }
         writer.onClose = { [self] in post(.fileClosed($0)) }
         clips.onClip = { [self] in post(.clip($0)) }
         clips.onError = { [self] in post(.clipFailed(reason: $0)) }
         var tap = LiveLevelTap(sampleRate: format.sampleRate)
+        var audio = CaptureAudioOutput(
+            writer: writer, format: format, directory: settings.audioDirectory,
+            retryInterval: settings.audioRetryInterval, reanchorAtRoll: settings.reanchorAtRoll)
+        var outage = CaptureOutage(anchorAtFirstFrame: settings.reanchorAtRoll)
+        var health = CaptureHealthReporter()
+        var buffer = [Float](repeating: 0, count: Self.blockFrames * format.channels)
         // Session frame of the next frame read (paused frames included).
         var streamFrame: Int64 = 0
-        var suspended = false
-        // Ten seconds of 16-bit audio.
-        let retryFreeBytes = Int64(format.sampleRate * format.channels * 2 * 10)
-        var buffer = [Float](repeating: 0, count: blockFrames * format.channels)
-        var audioFailedAt: ContinuousClock.Instant?
-        var paused = false
         // Frames read while paused: in the session clock, not in the pipeline's.
         var skipped: Int64 = 0
-        var dropped = 0
-        var xruns = 0
-        var lastOverrunReport = ContinuousClock.now - .seconds(10)  // at most one report per 10 s
-        // Invalid samples of the devices closed before this one, and the total last reported.
-        var invalidBefore = 0
-        var invalidReported = 0
-        var lastInvalidReport = ContinuousClock.now - .seconds(10)
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
         var batchHasEvent = false
@@ -179,57 +176,6 @@ final class CaptureWorker: @unchecked Sendable {
                 batch.append(.revision(revision))
             }
         }
-        func writeAudio(_ samples: UnsafeBufferPointer<Float>, _ count: Int) {
-            let suspendNow = audioSuspended.load(ordering: .acquiring)
-            if suspendNow != suspended {
-                suspended = suspendNow
-                let at = writer.time(ofFrame: writer.sessionFrame)
-                post(suspended ? .audioSuspended(at: at) : .audioUnsuspended(at: at))
-            }
-            if suspended {
-                writer.skip(frames: count)
-                return
-            }
-            if let failedAt = audioFailedAt {
-                // Retry only when there is room for a few seconds of audio again
-                // (not one new, empty file per retry on a full disk).
-                guard ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval),
-                    (StorageMonitor.freeBytes(at: settings.audioDirectory) ?? .max) >= retryFreeBytes
-                else {
-                    writer.skip(frames: count)
-                    if ContinuousClock.now - failedAt >= .seconds(settings.audioRetryInterval) { audioFailedAt = .now }
-                    return
-                }
-                audioFailedAt = nil
-                try? writer.reanchor(to: writer.time(ofFrame: writer.sessionFrame))
-                post(.audioWriteResumed(at: writer.time(ofFrame: writer.sessionFrame)))
-            }
-            do {
-                try writer.write(samples, frames: count, capturedUntil: settings.reanchorAtRoll ? Date() : nil)
-            } catch {
-                audioFailedAt = .now
-                let at = writer.time(ofFrame: writer.sessionFrame)
-                try? writer.abandonCurrent()
-                post(.audioWriteFailed(reason: "\(error)", at: at))
-            }
-        }
-
-        // The outage in progress: where the audio stopped on the session clock,
-        // and how far the wall clock had run ahead of it by then.
-        var outage: (lostAt: Date, drift: Double)?
-        var lastAudio = ContinuousClock.now
-        var awaitingFirstFrame = settings.reanchorAtRoll
-        func beginOutage(reason: String) {
-            guard outage == nil else { return }
-            let lostAt = writer.time(ofFrame: writer.sessionFrame)
-            let sinceAudio = ContinuousClock.now - lastAudio
-            let lastAudioWallTime = Date().addingTimeInterval(
-                -(Double(sinceAudio.components.seconds) + Double(sinceAudio.components.attoseconds) * 1e-18))
-            outage = (lostAt, lastAudioWallTime.timeIntervalSince(lostAt))
-            try? writer.close()
-            clips.flushPending()
-            post(.deviceLost(reason: reason, at: lostAt))
-        }
 
         capture: while !stopRequested.load(ordering: .acquiring) {
             heartbeatCount.add(1, ordering: .relaxed)
@@ -242,60 +188,26 @@ final class CaptureWorker: @unchecked Sendable {
                 switch (error, settings.reopen) {
                 case (.stalled, .some):
                     // The device is open and being read: the audio resumes on a later read.
-                    beginOutage(reason: "\(error)")
+                    outage.begin(reason: "\(error)", writer: writer, clips: clips).map(post)
                     continue capture
                 case let (.deviceLost, .some(reopen)):
                     // The capture thread has ended and closed the device: open it again.
-                    beginOutage(reason: "\(error)")
-                    invalidBefore += source.invalidSamples
+                    outage.begin(reason: "\(error)", writer: writer, clips: clips).map(post)
+                    health.replacing(source)
                     source.close()
                     guard let reopened = reconnect(reopen) else { break capture }
                     source = reopened
-                    dropped = 0
-                    xruns = 0
                     continue capture
                 default:
                     post(.failed(reason: "\(error)"))
                     break capture
                 }
             }
-            if count > 0, outage != nil || awaitingFirstFrame {
-                // A live device's first frame (of the session, or after an outage):
-                // the clock starts where this block began, and a gap ends there.
-                let firstFrameAt = Date().addingTimeInterval(-Double(count) / Double(format.sampleRate))
-                if let (lostAt, drift) = outage {
-                    let back = max(lostAt, firstFrameAt)
-                    try? writer.reanchor(to: back)
-                    post(.deviceRestored(lostAt: lostAt, at: back, drift: drift))
-                    outage = nil
-                } else {
-                    try? writer.reanchor(to: max(settings.anchor, firstFrameAt))
-                }
-                awaitingFirstFrame = false
-            }
-            lastAudio = .now
+            outage.read(frames: count, sampleRate: format.sampleRate, writer: writer, sessionStart: settings.anchor).map(post)
             if count == 0 { break }
             frames.add(Int64(count), ordering: .relaxed)
-            if let alsa = source as? ALSACaptureSource {
-                let statistics = alsa.statistics
-                if statistics.droppedPeriods != dropped || statistics.xruns != xruns,
-                    ContinuousClock.now - lastOverrunReport >= .seconds(10)
-                {
-                    lastOverrunReport = .now
-                    dropped = statistics.droppedPeriods
-                    xruns = statistics.xruns
-                    post(.overrun(droppedPeriods: dropped, xruns: xruns))
-                }
-            }
-            let invalid = invalidBefore + source.invalidSamples
-            if invalid != invalidReported, ContinuousClock.now - lastInvalidReport >= .seconds(10) {
-                lastInvalidReport = .now
-                invalidReported = invalid
-                post(.invalidSamples(total: invalid))
-            }
-            let pauseNow = pauseRequested.load(ordering: .acquiring)
-            paused = pauseNow
-            if paused {
+            health.check(source, post: post)
+            if pauseRequested.load(ordering: .acquiring) {
                 // The clock runs on (the frames were captured); the file ends and
                 // a new one starts on resume.
                 writer.skip(frames: count)
@@ -305,7 +217,6 @@ final class CaptureWorker: @unchecked Sendable {
                 continue
             }
             buffer.withUnsafeBufferPointer { samples in
-                // In pieces ending on the live meter's reading instants.
                 let channels = format.channels
                 var done = 0
                 while done < count {
@@ -320,10 +231,10 @@ final class CaptureWorker: @unchecked Sendable {
                         batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: writer.time(ofFrame: processed + skipped)))
                     }
                 }
-                writeAudio(samples, count)
+                audio.write(samples, frames: count, suspend: audioSuspended.load(ordering: .acquiring), post: post)
                 // Below the disk reserve no audio is written, clips included (they are
                 // audio too: a walk writes several seconds of clip per second).
-                if suspended {
+                if audio.suspended {
                     clips.discardPending()
                 } else {
                     clips.append(samples, frames: count, at: streamFrame)

@@ -1,0 +1,55 @@
+import FootstepAudio
+import Foundation
+
+/// The capture thread's view of the device's audio flow: when it stops (a
+/// stall or a lost device) the outage starts at the last frame received, on
+/// the session clock, and the open file and pending clips are closed; at the
+/// first frame received again the clock is re-anchored where that block began
+/// and the outage ends there. A live device's very first frame anchors the
+/// session clock the same way.
+///
+/// - Note: Capture thread only.
+struct CaptureOutage {
+    /// The outage in progress: where the audio stopped on the session clock,
+    /// and how far the wall clock had run ahead of it by then.
+    private(set) var current: (lostAt: Date, drift: Double)?
+    private var lastAudio = ContinuousClock.now
+    private var awaitingFirstFrame: Bool
+
+    /// - Parameter anchorAtFirstFrame: True for live devices (the clock starts at their first frame).
+    init(anchorAtFirstFrame: Bool) {
+        awaitingFirstFrame = anchorAtFirstFrame
+    }
+
+    /// The audio stopped: starts an outage unless one is in progress and returns its report.
+    mutating func begin(reason: String, writer: RollingAudioWriter, clips: EventClipRecorder) -> CaptureReport? {
+        guard current == nil else { return nil }
+        let lostAt = writer.time(ofFrame: writer.sessionFrame)
+        let sinceAudio = ContinuousClock.now - lastAudio
+        let lastAudioWallTime = Date().addingTimeInterval(
+            -(Double(sinceAudio.components.seconds) + Double(sinceAudio.components.attoseconds) * 1e-18))
+        current = (lostAt, lastAudioWallTime.timeIntervalSince(lostAt))
+        try? writer.close()
+        clips.flushPending()
+        return .deviceLost(reason: reason, at: lostAt)
+    }
+
+    /// A read returned `count` frames (0 at the end of a file): re-anchors the
+    /// clock at a first frame and returns the restored report when an outage ends.
+    mutating func read(
+        frames count: Int, sampleRate: Int, writer: RollingAudioWriter, sessionStart: Date
+    ) -> CaptureReport? {
+        defer { lastAudio = .now }
+        guard count > 0, current != nil || awaitingFirstFrame else { return nil }
+        awaitingFirstFrame = false
+        let firstFrameAt = Date().addingTimeInterval(-Double(count) / Double(sampleRate))
+        guard let (lostAt, drift) = current else {
+            try? writer.reanchor(to: max(sessionStart, firstFrameAt))
+            return nil
+        }
+        let back = max(lostAt, firstFrameAt)
+        try? writer.reanchor(to: back)
+        current = nil
+        return .deviceRestored(lostAt: lostAt, at: back, drift: drift)
+    }
+}
