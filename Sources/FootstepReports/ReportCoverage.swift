@@ -58,6 +58,32 @@ public struct ReportCoverage: Sendable, Equatable {
         return max(0, inSessions - inGaps)
     }
 
+    /// The stretches of `[from, to)` without audio, oldest first: outside every
+    /// session, or inside a gap. Touching or overlapping stretches are merged.
+    public func unrecordedSpans(from: Date, to: Date) -> [(start: Date, end: Date)] {
+        guard to > from else { return [] }
+        // Recorded stretches: the sessions, clipped to the range, minus their gaps.
+        var recorded: [(start: Date, end: Date)] = sessions.compactMap {
+            let start = max($0.start, from), end = min($0.end, to)
+            return end > start ? (start, end) : nil
+        }
+        for gap in gaps {
+            recorded = recorded.flatMap { span -> [(start: Date, end: Date)] in
+                guard gap.end > span.start, gap.start < span.end else { return [span] }
+                return [(span.start, gap.start), (gap.end, span.end)].filter { $0.1 > $0.0 }
+            }
+        }
+        recorded.sort { $0.start < $1.start }
+        var spans: [(start: Date, end: Date)] = []
+        var cursor = from
+        for span in recorded {
+            if span.start > cursor { spans.append((cursor, span.start)) }
+            cursor = max(cursor, span.end)
+        }
+        if cursor < to { spans.append((cursor, to)) }
+        return spans
+    }
+
     /// Sessions that footstepd did not close (a crash, a power cut, a kill).
     public var interrupted: [Session] { sessions.filter { $0.status == "interrupted" } }
 }

@@ -45,7 +45,8 @@ extension ReportDocument {
             + (night.partial ? " (part of the night in the report period)" : "")
         return LevelTimelineChart(
             title: title, start: night.start, end: night.end, levels: levels, events: events, clock: clock,
-            unit: scope.levelUnit, threshold: scope.calibrated ? ReportRule.who.threshold : nil)
+            unit: scope.levelUnit, threshold: scope.calibrated ? ReportRule.who.threshold : nil,
+            unrecorded: coverage?.unrecordedSpans(from: night.start, to: night.end) ?? [])
     }
 
     /// Nights worth a timeline: with events or level data.

@@ -1,5 +1,5 @@
 import FootstepCore
-import FootstepReports
+@testable import FootstepReports
 import Foundation
 import Testing
 
@@ -63,6 +63,33 @@ struct ReportCoverageTests {
         let jsonNights = try #require(json["nights"] as? [[String: Any]])
         #expect(jsonNights.map { $0["notRecorded"] as? Bool } == [false, false, true])
         #expect((json["integrity"] as? [String: Any])?["headEventId"] as? Int == 600)
+    }
+
+    @Test func theTimelineShadesTheTimeNotRecorded() throws {
+        let document = Self.document()
+        let coverage = try #require(document.coverage)
+        let nights = document.statistics.nights
+        let hour = 3600.0
+        // Night 1: only the 90 s gap; night 2: from the interruption (02:00) to its end; night 3: all of it.
+        let first = coverage.unrecordedSpans(from: nights[0].start, to: nights[0].end)
+        #expect(first.map { $0.start.timeIntervalSince(nights[0].start) } == [1 * hour])
+        #expect(first.map { $0.end.timeIntervalSince($0.start) } == [90])
+        let second = coverage.unrecordedSpans(from: nights[1].start, to: nights[1].end)
+        #expect(second.map { $0.start.timeIntervalSince(nights[1].start) } == [3 * hour])
+        #expect(second.map { $0.end } == [nights[1].end])
+        let third = coverage.unrecordedSpans(from: nights[2].start, to: nights[2].end)
+        #expect(third.count == 1 && third[0].start == nights[2].start && third[0].end == nights[2].end)
+        // Recorded and unrecorded time make up the night.
+        for night in nights {
+            let missing = coverage.unrecordedSpans(from: night.start, to: night.end)
+                .reduce(0) { $0 + $1.end.timeIntervalSince($1.start) }
+            #expect(abs(missing + (night.recordedSeconds ?? 0) - night.end.timeIntervalSince(night.start)) < 0.001)
+        }
+
+        // The first night's timeline (the only one with data) marks its gap.
+        let html = HTMLReport(document: document).render()
+        #expect(html.contains("not recorded 00:00:00–00:01:30"), "the gap is not shaded on the timeline")
+        #expect(html.contains(ReportColour.unrecorded.hex))
     }
 
     @Test func streamedJSONWithCoverageAndIntegrityIsWhatJSONEncoderWrites() throws {

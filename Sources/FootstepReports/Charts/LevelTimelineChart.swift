@@ -13,6 +13,8 @@ struct LevelTimelineChart {
     var unit: String
     /// A threshold line (WHO 45 dB) when the levels are calibrated.
     var threshold: Double?
+    /// Stretches without audio (outside sessions, device gaps), shaded.
+    var unrecorded: [(start: Date, end: Date)] = []
 
     func draw(on canvas: ReportCanvas, x: Double, y: Double, width: Double, height: Double) {
         let left = x + 34, top = y + 18, right = x + width - 6, bottom = y + height - 16
@@ -35,6 +37,16 @@ struct LevelTimelineChart {
             canvas.line(left, py(tick), right, py(tick), colour: .grid, width: 0.4)
             canvas.text(ChartScale.label(tick), x: left - 3, y: py(tick) + 3, size: 6.5, colour: .muted, anchor: .end)
             tick += step
+        }
+        // Time not recorded is shaded, so that a quiet stretch is not read as a quiet night.
+        for span in unrecorded {
+            let x0 = px(span.start), x1 = px(span.end)
+            canvas.rectangle(
+                x: x0, y: top, width: max(0.8, x1 - x0), height: bottom - top, fill: .unrecorded,
+                tooltip: "not recorded \(clock.time(span.start))–\(clock.time(span.end))")
+            if x1 - x0 >= 60 {
+                canvas.text("not recorded", x: (x0 + x1) / 2, y: top + 10, size: 6.5, colour: .muted, anchor: .middle)
+            }
         }
         var hour = clock.hourStart(start)
         if hour < start { hour = hour.addingTimeInterval(3600) }

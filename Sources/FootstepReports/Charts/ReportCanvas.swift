@@ -31,6 +31,8 @@ struct ReportColour: Sendable, Equatable {
     static let lafMax = ReportColour(hex: "#aec7e8")
     static let la90 = ReportColour(hex: "#2ca02c")
     static let warning = ReportColour(hex: "#b35900")
+    /// The shading of time not recorded.
+    static let unrecorded = ReportColour(hex: "#ececec")
 
     /// One colour per footstep type (stacked bars, legends).
     static func type(_ type: FootstepType) -> ReportColour {
