@@ -44,7 +44,7 @@ struct LevelTimelineChart {
             canvas.rectangle(
                 x: x0, y: top, width: max(0.8, x1 - x0), height: bottom - top, fill: .unrecorded,
                 tooltip: "not recorded \(clock.time(span.start))–\(clock.time(span.end))")
-            if x1 - x0 >= 60 {
+            if x1 - x0 >= 45 {
                 canvas.text("not recorded", x: (x0 + x1) / 2, y: top + 10, size: 6.5, colour: .muted, anchor: .middle)
             }
         }
@@ -105,7 +105,10 @@ struct LevelTimelineChart {
 
     /// The legend line under the timelines.
     static func legend(on canvas: ReportCanvas, x: Double, y: Double) {
-        let items: [(String, ReportColour)] = [("LAeq", .laeq), ("LAFmax", .lafMax), ("LA90", .la90), ("footstep", .footstep), ("other impact", .other)]
+        let items: [(String, ReportColour)] = [
+            ("LAeq", .laeq), ("LAFmax", .lafMax), ("LA90", .la90), ("footstep", .footstep), ("other impact", .other),
+            ("not recorded", .unrecorded),
+        ]
         var lx = x
         for (name, colour) in items {
             canvas.rectangle(x: lx, y: y - 7, width: 8, height: 8, fill: colour)

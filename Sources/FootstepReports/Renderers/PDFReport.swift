@@ -143,7 +143,7 @@ public struct PDFReport {
         guard !nights.isEmpty else { return }
         layout.pageBreak()
         layout.heading("Night timelines")
-        layout.paragraph("Levels minute by minute; each event is a dot at its LAFmax and a tick on the time axis.", size: 8, colour: .muted)
+        layout.paragraph("Levels minute by minute; each event is a dot at its LAFmax and a tick on the time axis; grey bands are time not recorded.", size: 8, colour: .muted)
         layout.place(height: 14) { canvas, y in LevelTimelineChart.legend(on: canvas, x: layout.margin, y: y + 9) }
         for night in nights {
             let chart = d.timelineChart(night)
