@@ -34,12 +34,13 @@ final class APITestDaemon: @unchecked Sendable {
     ///   - speed: Pace of the source (multiple of real time); nil is real time.
     ///   - configurationPath: A configuration file (for reload tests).
     ///   - configurationText: A configuration file's text, written beside the state and loaded.
-    ///   - configure: Changes to the configuration; its socket groups are first set to
-    ///     a group nobody is in, so only root is allowed.
+    ///   - rootOnly: Set the socket's groups to one nobody is in (only root is allowed)
+    ///     before `configure`; false keeps the configuration's (as installed).
+    ///   - configure: Changes to the configuration.
     ///   - server: Changes to the control server's settings.
     init(
         scenario: String = "walking:duration=900,seed=7", source: SourceChoice? = nil, speed: Double? = 4,
-        configurationPath: String? = nil, configurationText: String? = nil,
+        configurationPath: String? = nil, configurationText: String? = nil, rootOnly: Bool = true,
         configure: (inout DaemonConfiguration) -> Void = { _ in },
         server: ((inout ControlServerConfiguration) -> Void)? = nil
     ) throws {
@@ -52,8 +53,10 @@ final class APITestDaemon: @unchecked Sendable {
             try configurationText.write(toFile: path!, atomically: true, encoding: .utf8)
         }
         var configuration = try configurationText == nil ? DaemonConfiguration() : DaemonConfiguration.load(path: path!)
-        configuration.socket.readGroup = "footstepd-test-none"
-        configuration.socket.adminGroup = "footstepd-test-none"
+        if rootOnly {
+            configuration.socket.readGroup = "footstepd-test-none"
+            configuration.socket.adminGroup = "footstepd-test-none"
+        }
         configure(&configuration)
         var options = DaemonOptions(
             stateDirectory: stateDirectory, socketPath: socketPath, speed: speed, configurationPath: path)
@@ -73,8 +76,7 @@ final class APITestDaemon: @unchecked Sendable {
         configurationText: String? = nil, _ body: (APITestDaemon) async throws -> T
     ) async throws -> T {
         let daemon = try APITestDaemon(
-            scenario: scenario, source: source, speed: speed, configurationText: configurationText,
-            configure: { $0.socket.readGroup = DaemonConfiguration().socket.readGroup; $0.socket.adminGroup = DaemonConfiguration().socket.adminGroup })
+            scenario: scenario, source: source, speed: speed, configurationText: configurationText, rootOnly: false)
         try await daemon.start(waitForRecording: false)
         do {
             let result = try await body(daemon)
