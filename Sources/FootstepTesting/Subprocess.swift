@@ -32,28 +32,20 @@ public enum Subprocess {
     /// The environment children get unless told otherwise: PATH and no colour.
     public static let plainEnvironment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "NO_COLOR": "1"]
 
-    /// Runs `executable arguments…` (an absolute path) and waits for it.
+    /// Runs `executable arguments…` (an absolute path, stdin /dev/null) and waits for it.
     ///
-    /// - Parameters:
-    ///   - environment: The child's whole environment (default ``plainEnvironment``).
-    ///   - input: Written to the child's stdin, which is then closed; nil gives it /dev/null.
+    /// - Parameter environment: The child's whole environment (default ``plainEnvironment``).
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = plainEnvironment,
-        input: Data? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String] = plainEnvironment
     ) throws -> Result {
         let output = try Pipe()
         let errors = try Pipe()
-        let stdin = try input.map { _ in try Pipe() }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-        if let stdin {
-            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -64,18 +56,11 @@ public enum Subprocess {
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         output.closeWrite()
         errors.closeWrite()
-        stdin?.closeRead()
         defer {
             output.closeRead()
             errors.closeRead()
-            stdin?.closeWrite()
         }
         guard rc == 0 else { throw LaunchError(description: "cannot run \(executable): \(String(cString: strerror(rc)))") }
-        if let stdin, let input {
-            // Small inputs only (a pipe holds 64 KiB): the tests send a line or two.
-            input.withUnsafeBytes { _ = write(stdin.write, $0.baseAddress, $0.count) }
-            stdin.closeWrite()
-        }
         var collected = (Data(), Data())
         var open = [output.read, errors.read]
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -103,7 +88,7 @@ public enum Subprocess {
         return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: collected.0, errorOutput: collected.1)
     }
 
-    /// ``run(_:_:environment:input:)`` on a plain thread, so that waiting for the
+    /// ``run(_:_:environment:)`` on a plain thread, so that waiting for the
     /// child does not hold one of Swift concurrency's few threads (an in-process
     /// daemon the child talks to needs them).
     public static func runOffPool(
