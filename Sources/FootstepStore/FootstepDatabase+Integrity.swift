@@ -95,6 +95,18 @@ extension FootstepDatabase {
         }
     }
 
+    /// Clips of diary marks with their recorded SHA-256, in entry id order.
+    public func markClipChecksums() throws(StoreError) -> [FileChecksum] {
+        try read { db in
+            guard try db.columns(in: "diaryEntry").contains(where: { $0.name == "clipPath" }) else { return [] }
+            return try DiaryEntryRecord
+                .filter(DiaryEntryRecord.Columns.clipPath != nil && Column("clipSha256") != nil)
+                .order(Column("id"))
+                .fetchAll(db)
+                .map { FileChecksum(kind: .markClip, ownerId: $0.id!, sessionId: 0, path: $0.clipPath!, sha256: $0.clipSha256!) }
+        }
+    }
+
     // MARK: Helpers
 
     /// Whether recorded deletions lead from chain value `start` to `target`.

@@ -7,6 +7,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v1", migrate: createV1Schema)
         migrator.registerMigration("v2", migrate: createV2Diary)
         migrator.registerMigration("v3", migrate: createV3Revisions)
+        migrator.registerMigration("v4", migrate: createV4MarkClips)
         return migrator
     }
 
@@ -198,5 +199,15 @@ extension FootstepDatabase {
         try db.create(index: "event_on_sessionId_frameOffset", on: "event", columns: ["sessionId", "frameOffset"])
         try db.execute(
             sql: "CREATE INDEX event_on_currentType_timestamp ON event(COALESCE(revisedType, type), timestamp)")
+    }
+
+    /// v4: a mark's clip (the audio around it, cut so retention can delete the
+    /// full file it lies in): its path and SHA-256, outside the diary's hash like
+    /// an event's clip.
+    private static func createV4MarkClips(_ db: Database) throws {
+        try db.alter(table: "diaryEntry") { t in
+            t.add(column: "clipPath", .text)
+            t.add(column: "clipSha256", .text)
+        }
     }
 }

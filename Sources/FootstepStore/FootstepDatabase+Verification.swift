@@ -5,7 +5,8 @@ extension FootstepDatabase {
     /// Everything `footstepctl verify` checks in a store: the event hash chain
     /// (``verifyChain()``), the type revisions on it (``verifyRevisions()``), the
     /// diary (``verifyDiary()``) and the SHA-256 of every closed, unpruned audio file and of
-    /// every event clip (``audioFileChecksums()``, ``clipChecksums()``).
+    /// every event clip and mark clip (``audioFileChecksums()``, ``clipChecksums()``,
+    /// ``markClipChecksums()``).
     ///
     /// Reads the database, then hashes the files one by one (1 MiB at a time); the daemon
     /// keeps recording meanwhile (files it is still writing have no SHA-256 yet and are
@@ -20,7 +21,7 @@ extension FootstepDatabase {
         baseDirectory: String? = nil, progress: (VerificationProgress) -> Void = { _ in }
     ) throws(StoreError) -> EvidenceReport {
         let chain = try verifyChain()
-        let files = try audioFileChecksums() + clipChecksums()
+        let files = try audioFileChecksums() + clipChecksums() + markClipChecksums()
         let (open, pruned) = try read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audioFile WHERE sha256 IS NULL")!,

@@ -9,6 +9,7 @@ import Foundation
 /// integrity.txt     the hash chain and file checks at the time of bundling
 /// report/           the reports (PDF, HTML, CSV)
 /// clips/            every exported event's clip, as recorded
+/// clips/marks/      the clip of every exported diary mark
 /// audio/            the full recordings of the period (--include-audio)
 /// MANIFEST.sha256   SHA-256 of every other file (sha256sum format)
 /// ```
@@ -32,7 +33,8 @@ struct BundleWriter {
         try ExportJSONEncoder().encode(export).write(to: URL(fileURLWithPath: path(Self.exportName)), options: .atomic)
     }
 
-    /// Copies every exported event's clip to `clips/`; a missing clip is noted, not fatal.
+    /// Copies every exported event's clip to `clips/` and every diary mark's to
+    /// `clips/marks/`; a missing clip is noted, not fatal.
     mutating func copyClips() throws {
         var taken: Set<String> = []
         for event in export.sessions.flatMap(\.events) {
@@ -44,6 +46,13 @@ struct BundleWriter {
             }
             if try copy(clip, to: "clips/\(name)", what: "clip of event \(event.id)"), let sha = event.clipSha256 {
                 recorded["clips/\(name)"] = sha
+            }
+        }
+        for (index, mark) in export.diary.enumerated() {
+            guard let clip = mark.clipPath else { continue }
+            let name = "clips/marks/\((clip as NSString).lastPathComponent)"
+            if try copy(clip, to: name, what: "clip of the diary mark of \(mark.at) (#\(index + 1))"), let sha = mark.clipSha256 {
+                recorded[name] = sha
             }
         }
     }

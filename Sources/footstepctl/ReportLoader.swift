@@ -98,10 +98,12 @@ struct ReportLoader {
     /// Diary entries and marks about `[from, to)`, and the titles and notes of
     /// those of `sessions` that start in it.
     func diary(of sessions: [CoveredSession], from: Date, to: Date) throws(StoreError) -> [ReportDiaryItem] {
-        var items = try database.diaryEntries(from: from, to: to).map {
-            ReportDiaryItem(
-                time: $0.at, kind: $0.kind == .mark ? .mark : .note, text: $0.text.isEmpty ? "(mark)" : $0.text,
-                duration: $0.duration, writtenAt: $0.writtenAt)
+        var items = try database.diaryEntries(from: from, to: to).map { entry in
+            // A mark's clip is named, so the audio it marks can be found (and is in a bundle).
+            let clip = entry.clipPath.map { " [audio kept: clips/marks/\(($0 as NSString).lastPathComponent)]" } ?? ""
+            return ReportDiaryItem(
+                time: entry.at, kind: entry.kind == .mark ? .mark : .note,
+                text: (entry.text.isEmpty ? "(mark)" : entry.text) + clip, duration: entry.duration, writtenAt: entry.writtenAt)
         }
         for record in sessions.map(\.record) where record.startedAt >= from && !(record.title.isEmpty && record.notes.isEmpty) {
             let text = [record.title, record.notes].filter { !$0.isEmpty }.joined(separator: ": ")

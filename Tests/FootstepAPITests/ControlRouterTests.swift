@@ -179,6 +179,29 @@ struct ControlRouterTests {
         #expect(try backend.store.verifyChain().isIntact)
     }
 
+    @Test func aMarkWithoutATimeLandsOnTheRecordingsClock() async throws {
+        let backend = try StoreBackend()
+        try await backend.application().test(.router) { client in
+            let json: HTTPFields = [.contentType: "application/json"]
+            let mark = ByteBuffer(string: #"{"kind":"mark","text":""}"#)
+            // Not recording: now.
+            let idle = try await client.execute(uri: "/v1/diary", method: .post, headers: json, body: mark)
+            #expect(idle.status == .created)
+            #expect(abs(try idle.decode(DiaryEntryResponse.self).at.timeIntervalSinceNow) < 10)
+            // Recording a night replayed at speed: the time of the audio captured last.
+            let replayed = Date(timeIntervalSince1970: 1_764_021_600)  // 2025-11-24 22:00 UTC
+            backend.recordingClock.withLock { $0 = replayed }
+            let recording = try await client.execute(uri: "/v1/diary", method: .post, headers: json, body: mark)
+            #expect(abs(try recording.decode(DiaryEntryResponse.self).at.timeIntervalSince(replayed)) < 0.002)
+            // A time given wins.
+            let given = try await client.execute(
+                uri: "/v1/diary", method: .post, headers: json,
+                body: ByteBuffer(string: #"{"kind":"note","text":"door","at":"2025-11-24T21:00:00Z"}"#))
+            #expect(try given.decode(DiaryEntryResponse.self).at == replayed.addingTimeInterval(-3600))
+        }
+        #expect(try backend.store.diaryEntries().map(\.kind) == [.note, .mark, .mark])
+    }
+
     @Test func routesThatNeedTheStoreAnswer503UntilItIsOpen() async throws {
         let backend = try StoreBackend(storeOpen: false)
         try await backend.application().test(.router) { client in

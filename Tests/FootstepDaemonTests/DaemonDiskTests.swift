@@ -238,4 +238,52 @@ struct DaemonDiskTests {
         #expect(Set(deletion.clipPaths) == Set(events.compactMap(\.clipPath)))
         #expect(Set(deletion.audioPaths) == Set(files.map(\.path)))
     }
+
+    @Test func aMarkKeepsItsOwnClipAndRetentionThenDeletesTheFullFiles() async throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.appending("state")
+        var configuration = DaemonConfiguration()
+        configuration.recording.audioFormat = .wav
+        configuration.recording.rollInterval = 1
+        configuration.retention.maximumAudioBytes = 0
+        configuration.retention.minimumFreeBytes = 0
+        let (group, _) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=14,duration=12"),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        try await group.run()
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let files = try database.audioFiles(session: session.id!)
+        #expect(files.count >= 10)
+        // A mark 6 s into the session: its window (±60 s) holds the whole 12 s.
+        let mark = try database.addDiaryEntry(.mark, at: session.startedAt.addingTimeInterval(6), text: "now")
+        #expect(try database.retainedAudioFiles().isEmpty)
+
+        // The next start cuts the clip, then retention (now 100 kB) may delete the full files.
+        configuration.retention.maximumAudioBytes = 100_000
+        let (again, _) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=15,duration=1"),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        try await again.run()
+
+        let entry = try #require(try database.diaryEntries().first { $0.id == mark.id })
+        let path = try #require(entry.clipPath)
+        #expect(path.hasSuffix("/clips/marks/mark-\(mark.id!).wav"))
+        #expect(entry.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
+        let clip = try AudioFileSource(path: path)
+        let seconds = Double(try #require(clip.frameCount)) / Double(clip.format.sampleRate)
+        let recorded = Double(files.reduce(0) { $0 + $1.frames }) / 16_000
+        #expect(abs(seconds - recorded) < 0.1, "the clip holds \(seconds) s of the \(recorded) s recorded")
+        #expect(try database.marksAwaitingClip().isEmpty)
+        #expect(try database.audioFiles(session: session.id!).contains { $0.prunedAt != nil })
+        #expect(try database.verifyEvidence().isIntact)
+
+        // An altered mark clip is caught.
+        try Data("not the clip".utf8).write(to: URL(fileURLWithPath: path))
+        let report = try database.verifyEvidence()
+        #expect(report.fileProblems.map(\.file.kind) == [.markClip])
+        #expect(report.description.contains("clip of diary mark \(mark.id!) was altered"))
+    }
 }

@@ -27,7 +27,8 @@ struct DiaryController {
                     throw APIError.badParameter("duration_seconds", "must be 0 to 86400 seconds")
                 }
                 let now = Date()
-                let at = body.at ?? now
+                // "Now" is now on the recording's clock, where the audio it marks is.
+                let at = body.at ?? backend.recordingTime() ?? now
                 guard at.timeIntervalSince1970 > 0, at <= now.addingTimeInterval(60) else {
                     throw APIError.badParameter("at", "must not be in the future")
                 }

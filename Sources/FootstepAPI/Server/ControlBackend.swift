@@ -19,6 +19,12 @@ public protocol ControlBackend: Sendable {
     /// The daemon's status as served by `GET /v1/status`.
     func status() throws -> StatusResponse
 
+    /// The time on the recording's clock: that of the audio captured last (a
+    /// synthetic or replayed source runs on its own clock); nil when not recording.
+    /// A diary entry written without a time is placed here, so a mark lands on
+    /// the audio it marks.
+    func recordingTime() -> Date?
+
     /// Asks the daemon to start, pause, resume or stop recording and waits (briefly)
     /// until it has. Throws ``APIError`` (409) when the action does not apply.
     func perform(_ action: RecordingAction) async throws -> ActionResponse

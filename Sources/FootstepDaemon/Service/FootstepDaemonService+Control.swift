@@ -27,6 +27,11 @@ public struct DaemonControlBackend: ControlBackend {
 
     public func status() throws -> StatusResponse { StatusResponse(daemon.status) }
 
+    public func recordingTime() -> Date? {
+        let status = daemon.status
+        return status.state == .recording ? status.level?.time : nil
+    }
+
     public func configuration() -> ConfigurationResponse {
         ConfigurationResponse(daemon.configuration, path: daemon.options.configurationPath)
     }

@@ -180,6 +180,8 @@ extension FootstepDaemonService {
             logger.critical(
                 "cannot end session \(sessionId) in the store: \(error)", metadata: ["footstep.session": "\(sessionId)"])
         }
+        // Marks whose window runs past the session's end: their audio is complete now.
+        housekeeping.storage.markClips.cutDue()
         logger.info(
             "session \(sessionId) completed: \(sink.storedEvents) events, \(sink.storedRevisions) type revisions, \(worker.capturedFrames) frames",
             metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])

@@ -21,7 +21,9 @@ struct Housekeeping {
     private var lastClosedFiles = -1
 
     init(configuration: DaemonConfiguration, database: FootstepDatabase, options: DaemonOptions, logger: Logger) {
-        storage = StorageMonitor(stateDirectory: configuration.stateDirectory, database: database, logger: logger)
+        storage = StorageMonitor(
+            stateDirectory: configuration.stateDirectory, clipDirectory: configuration.clipDirectory, database: database,
+            logger: logger)
         schedule = ScheduleTracker(schedule: configuration.schedule, now: options.scheduleClock())
         self.database = database
         self.options = options

@@ -11,21 +11,24 @@ import Logging
 ///   margin (so it does not flap around the threshold).
 /// - Retention: full audio files are deleted oldest first while their total
 ///   exceeds `maximum_audio_bytes` or they are older than `maximum_audio_days`;
-///   their rows stay, marked pruned, with their SHA-256. Event clips and the
-///   database are never deleted. The file being written is never a candidate
-///   (only closed files are).
+///   their rows stay, marked pruned, with their SHA-256. Event clips, mark
+///   clips and the database are never deleted. The file being written is never
+///   a candidate (only closed files are), nor are the files around a diary
+///   mark until its clip is cut (``MarkClips``, before each pass).
 ///
 /// - Note: Used by the service's task only.
 struct StorageMonitor {
     let stateDirectory: String
     let database: FootstepDatabase
     let logger: Logger
+    let markClips: MarkClips
     private(set) var diskLow = false
 
-    init(stateDirectory: String, database: FootstepDatabase, logger: Logger) {
+    init(stateDirectory: String, clipDirectory: String, database: FootstepDatabase, logger: Logger) {
         self.stateDirectory = stateDirectory
         self.database = database
         self.logger = logger
+        markClips = MarkClips(database: database, clipDirectory: clipDirectory, logger: logger)
     }
 
     /// Free bytes for unprivileged users on the file system holding `path` (statvfs), nil if unknown.
@@ -63,13 +66,15 @@ struct StorageMonitor {
         return true
     }
 
-    /// Deletes full audio files beyond the limits (0 = no limit), oldest first.
+    /// Cuts the marks' clips that are due, then deletes full audio files beyond
+    /// the limits (0 = no limit), oldest first.
     ///
     /// - Returns: The files pruned.
     @discardableResult
     func applyRetention(
         maximumBytes: Int64, maximumDays: Int, now: Date = Date(), status: SessionSink.StatusUpdate
     ) -> [AudioFileRecord] {
+        markClips.cutDue()
         var pruned: [AudioFileRecord] = []
         do {
             let files = try database.retainedAudioFiles()

@@ -11,6 +11,9 @@ public struct DiaryEntryExport: Codable, Sendable, Hashable {
     public var writtenAt: String
     public var previousHash: String
     public var hash: String
+    /// A mark's clip as stored (not hashed; the file has its own SHA-256).
+    public var clipPath: String?
+    public var clipSha256: String?
 
     /// The export form of a stored entry.
     public init(_ entry: DiaryEntryRecord) {
@@ -21,6 +24,8 @@ public struct DiaryEntryExport: Codable, Sendable, Hashable {
         writtenAt = ExportDate.iso(entry.writtenAt)
         previousHash = entry.previousHash
         hash = entry.hash
+        clipPath = entry.clipPath
+        clipSha256 = entry.clipSha256
     }
 
     /// Whether its fields still give its hash (false: edited after export, or dates unreadable).

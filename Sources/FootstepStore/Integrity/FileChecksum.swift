@@ -10,13 +10,15 @@ public struct FileChecksum: Sendable, Hashable {
         case audio
         /// An event clip (`event.clipPath`).
         case clip
+        /// The clip of a diary mark (`diaryEntry.clipPath`).
+        case markClip = "mark_clip"
     }
 
     /// What the file is.
     public var kind: Kind
-    /// The audio file id or event id it belongs to.
+    /// The audio file id, event id or diary entry id it belongs to.
     public var ownerId: Int64
-    /// The session.
+    /// The session (0 for a mark's clip, which belongs to the diary).
     public var sessionId: Int64
     /// Absolute path.
     public var path: String

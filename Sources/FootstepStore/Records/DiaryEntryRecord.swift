@@ -26,10 +26,17 @@ public struct DiaryEntryRecord: Codable, Sendable, Hashable, Identifiable {
     public var previousHash: String
     /// The SHA-256 of ``DiaryHasher/text(of:)``.
     public var hash: String
+    /// A mark's clip: the audio from ``FootstepDatabase/markProtectionSeconds``
+    /// before to as long after it, cut from the full recording (so retention may
+    /// delete that) and never deleted. Nil until cut, and for notes. Not hashed
+    /// (added later; the file has its own SHA-256).
+    public var clipPath: String?
+    /// Lower-case hex SHA-256 of the clip file.
+    public var clipSha256: String?
 
     public init(
         id: Int64? = nil, kind: Kind, at: Date, duration: Double?, text: String, writtenAt: Date, previousHash: String,
-        hash: String
+        hash: String, clipPath: String? = nil, clipSha256: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -39,6 +46,8 @@ public struct DiaryEntryRecord: Codable, Sendable, Hashable, Identifiable {
         self.writtenAt = writtenAt
         self.previousHash = previousHash
         self.hash = hash
+        self.clipPath = clipPath
+        self.clipSha256 = clipSha256
     }
 }
 
@@ -52,6 +61,8 @@ extension DiaryEntryRecord: FetchableRecord, MutablePersistableRecord {
 
     public enum Columns {
         public static let at = Column("at")
+        public static let kind = Column("kind")
+        public static let clipPath = Column("clipPath")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

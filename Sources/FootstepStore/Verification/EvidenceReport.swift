@@ -55,8 +55,12 @@ public struct EvidenceReport: Sendable, Hashable, CustomStringConvertible {
                 ? "files intact: \(files) match their recorded SHA-256"
                 : "files NOT intact: \(fileProblems.count) problem(s) in \(files)")
         for problem in fileProblems {
-            let what = problem.file.kind == .audio
-                ? "audio file \(problem.file.ownerId)" : "clip of event \(problem.file.ownerId)"
+            let what =
+                switch problem.file.kind {
+                case .audio: "audio file \(problem.file.ownerId)"
+                case .clip: "clip of event \(problem.file.ownerId)"
+                case .markClip: "clip of diary mark \(problem.file.ownerId)"
+                }
             switch problem.kind {
             case let .altered(actual):
                 lines.append(

@@ -34,6 +34,10 @@ final class StoreBackend: ControlBackend {
 
     var database: FootstepDatabase? { storeOpen ? store : nil }
 
+    /// What ``recordingTime()`` answers: nil, as when not recording, unless a test sets it.
+    let recordingClock = Mutex<Date?>(nil)
+    func recordingTime() -> Date? { recordingClock.withLock { $0 } }
+
     func status() throws -> StatusResponse {
         StatusResponse(
             state: "idle", version: FootstepVersion.current, uptimeSeconds: 1,
