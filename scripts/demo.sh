@@ -6,9 +6,11 @@
 # 22:00-06:00 local time, at 1000x real time, calibrated through the
 # configuration file. Partway through it is killed (SIGKILL, as a power cut
 # would) and started again: it repairs the unfinished audio file, closes the
-# session as interrupted and records the rest of the night. While it records
-# the demo shows `footstepctl status` and `events list` and writes a diary
-# entry; at the end it
+# session as interrupted and records the rest of the night, during which its
+# simulated microphone is unplugged for 12 minutes (a device-loss gap). While
+# it records the demo shows `footstepctl status` and `events list`, writes a
+# diary entry and sets a mark (`footstepctl mark`, whose audio is kept as its
+# own clip); at the end it
 # verifies the evidence and writes the report (PDF, HTML, JSON: judged
 # rules, coverage with the interruption, the hash-chain head) and an
 # evidence bundle, and prints where they are.
@@ -113,11 +115,13 @@ daemon=
 rm -f "$socket"
 echo "killed; the session is left open and its audio file unfinished"
 
-step "footstepd starts again at 01:15 and records until 06:00"
-start_daemon "night:seed=$((seed + 1)),duration=17100" "${morning}T01:15"
+step "footstepd starts again at 01:15 and records until 06:00 (its microphone unplugged 03:10-03:22)"
+start_daemon "night:seed=$((seed + 1)),duration=17100,device_loss=6900+720" "${morning}T01:15"
 sleep 3
 step "footstepctl status (later)"
 control status
+step "footstepctl mark (\"now\": the complainant's one-key mark; its audio is kept as a clip)"
+control mark "thumping overhead right now"
 echo "At start-up footstepd found the unfinished session:"
 grep -E "repaired unfinished|was interrupted" "$log" | sed 's/^/  /' || true
 
@@ -126,7 +130,7 @@ status=0
 wait "$daemon" || status=$?
 daemon=
 (( status == 0 )) || fail "footstepd exited with status $status (log: $log)"
-grep -E "session [0-9]+ (completed|interrupted)" "$log" | sed 's/^/  /' || true
+grep -E "session [0-9]+ (completed|interrupted)|capture device (lost|back)|clip of diary mark" "$log" | sed 's/^/  /' || true
 
 step "footstepctl verify (hash chain, audio files, clips)"
 "$ctl" verify --state-dir "$state"

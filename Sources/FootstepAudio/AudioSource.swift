@@ -72,7 +72,7 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .deviceLost(device, code, reason):
             return "ALSA capture device '\(device)' stopped delivering audio: \(reason) (error \(code))"
         case let .stalled(device, seconds):
-            return "ALSA capture device '\(device)' delivered no audio for \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; still waiting for it"
+            return "capture device '\(device)' delivered no audio for \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s; still waiting for it"
         case let .unreadableFile(path, reason):
             return "cannot read audio file '\(path)': \(reason)"
         case let .emptyFile(path):

@@ -6,7 +6,9 @@ import Foundation
 /// the session clock, and the open file and pending clips are closed; at the
 /// first frame received again the clock is re-anchored where that block began
 /// and the outage ends there. A live device's very first frame anchors the
-/// session clock the same way.
+/// session clock the same way. A simulated source with its own clock (the
+/// demo's unplugged microphone) times the outage's end by that clock instead
+/// of the wall clock.
 ///
 /// - Note: Capture thread only.
 struct CaptureOutage {
@@ -22,13 +24,17 @@ struct CaptureOutage {
     }
 
     /// The audio stopped: starts an outage unless one is in progress and returns its report.
-    mutating func begin(reason: String, writer: RollingAudioWriter, clips: EventClipRecorder) -> CaptureReport? {
+    ///
+    /// - Parameter streamClock: True when the source keeps its own clock (no drift from the wall clock).
+    mutating func begin(
+        reason: String, writer: RollingAudioWriter, clips: EventClipRecorder, streamClock: Bool = false
+    ) -> CaptureReport? {
         guard current == nil else { return nil }
         let lostAt = writer.time(ofFrame: writer.sessionFrame)
         let sinceAudio = ContinuousClock.now - lastAudio
         let lastAudioWallTime = Date().addingTimeInterval(
             -(Double(sinceAudio.components.seconds) + Double(sinceAudio.components.attoseconds) * 1e-18))
-        current = (lostAt, lastAudioWallTime.timeIntervalSince(lostAt))
+        current = (lostAt, streamClock ? 0 : lastAudioWallTime.timeIntervalSince(lostAt))
         try? writer.close()
         clips.flushPending()
         return .deviceLost(reason: reason, at: lostAt)
@@ -36,13 +42,16 @@ struct CaptureOutage {
 
     /// A read returned `count` frames (0 at the end of a file): re-anchors the
     /// clock at a first frame and returns the restored report when an outage ends.
+    ///
+    /// - Parameter streamEnd: On a source with its own clock, the time just after
+    ///   these frames on that clock; nil for the wall clock.
     mutating func read(
-        frames count: Int, sampleRate: Int, writer: RollingAudioWriter, sessionStart: Date
+        frames count: Int, sampleRate: Int, writer: RollingAudioWriter, sessionStart: Date, streamEnd: Date? = nil
     ) -> CaptureReport? {
         defer { lastAudio = .now }
         guard count > 0, current != nil || awaitingFirstFrame else { return nil }
         awaitingFirstFrame = false
-        let firstFrameAt = Date().addingTimeInterval(-Double(count) / Double(sampleRate))
+        let firstFrameAt = (streamEnd ?? Date()).addingTimeInterval(-Double(count) / Double(sampleRate))
         guard let (lostAt, drift) = current else {
             try? writer.reanchor(to: max(sessionStart, firstFrameAt))
             return nil

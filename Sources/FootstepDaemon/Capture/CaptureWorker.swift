@@ -149,6 +149,12 @@ final class CaptureWorker: @unchecked Sendable {
             writer: writer, format: format, directory: settings.audioDirectory,
             retryInterval: settings.audioRetryInterval, reanchorAtRoll: settings.reanchorAtRoll)
         var outage = CaptureOutage(anchorAtFirstFrame: settings.reanchorAtRoll)
+        // A simulated source's own clock (the demo's unplugged microphone) times its outage.
+        let streamClock = source as? SimulatedOutageSource
+        let anchor = settings.anchor
+        func streamEnd() -> Date? {
+            streamClock.map { anchor.addingTimeInterval(Double($0.streamFrame) / Double(format.sampleRate)) }
+        }
         var health = CaptureHealthReporter()
         var buffer = [Float](repeating: 0, count: Self.blockFrames * format.channels)
         // Session frame of the next frame read (paused frames included).
@@ -186,9 +192,9 @@ final class CaptureWorker: @unchecked Sendable {
                 }
             } catch {
                 switch (error, settings.reopen) {
-                case (.stalled, .some):
+                case (.stalled, _):
                     // The device is open and being read: the audio resumes on a later read.
-                    outage.begin(reason: "\(error)", writer: writer, clips: clips).map(post)
+                    outage.begin(reason: "\(error)", writer: writer, clips: clips, streamClock: streamClock != nil).map(post)
                     continue capture
                 case let (.deviceLost, .some(reopen)):
                     // The capture thread has ended and closed the device: open it again.
@@ -203,7 +209,10 @@ final class CaptureWorker: @unchecked Sendable {
                     break capture
                 }
             }
-            outage.read(frames: count, sampleRate: format.sampleRate, writer: writer, sessionStart: settings.anchor).map(post)
+            outage.read(
+                frames: count, sampleRate: format.sampleRate, writer: writer, sessionStart: settings.anchor,
+                streamEnd: streamEnd()
+            ).map(post)
             if count == 0 { break }
             frames.add(Int64(count), ordering: .relaxed)
             health.check(source, post: post)

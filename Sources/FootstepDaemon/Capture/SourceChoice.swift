@@ -9,7 +9,9 @@ public enum SourceChoice: Sendable, Equatable, CustomStringConvertible {
     case alsa(device: String?, tree: ALSAConfigurationTree? = nil)
     /// An audio file, read once to its end.
     case file(path: String)
-    /// The built-in synthetic scenario (`walking`, `night:seed=3`, …).
+    /// The built-in synthetic scenario (`walking`, `night:seed=3`, …). A
+    /// `device_loss=START+LENGTH` parameter (seconds) unplugs its simulated
+    /// microphone for LENGTH seconds, START seconds in (`SimulatedOutageSource`).
     case demo(scenario: String)
 
     /// Parses `alsa[:DEVICE]`, `file:PATH` or `demo[:SCENARIO]`.
@@ -21,7 +23,9 @@ public enum SourceChoice: Sendable, Equatable, CustomStringConvertible {
         case "file":
             guard let rest, !rest.isEmpty else { throw .invalidParameter("--source file:PATH needs a path") }
             self = .file(path: rest)
-        case "demo": self = .demo(scenario: rest.flatMap { $0.isEmpty ? nil : $0 } ?? "night")
+        case "demo":
+            self = .demo(scenario: rest.flatMap { $0.isEmpty ? nil : $0 } ?? "night")
+            _ = try Self.deviceLoss(in: rest ?? "")
         default:
             throw .invalidParameter("--source must be alsa[:DEVICE], file:PATH or demo[:SCENARIO], got '\(text)'")
         }
@@ -61,11 +65,41 @@ public enum SourceChoice: Sendable, Equatable, CustomStringConvertible {
         case let .file(path):
             source = try AudioFileSource(path: path)
         case let .demo(scenario):
-            let parsed = try SynthesisScenario(parsing: scenario)
-            source = try SyntheticSource(scenario: parsed)
+            let (synthesis, _) = try Self.deviceLoss(in: scenario)
+            source = try SyntheticSource(scenario: try SynthesisScenario(parsing: synthesis))
         }
         if let maximumFrames { source = LimitedSource(source, frames: maximumFrames) }
         if let speed, speed > 0 { source = PacedSource(source, speed: speed) }
+        if case let .demo(scenario) = self, let loss = try Self.deviceLoss(in: scenario).loss {
+            // Outside the pacing: the outage's audio is read at the stream's pace and dropped.
+            let rate = Double(source.format.sampleRate)
+            source = SimulatedOutageSource(
+                source, outage: Int64(loss.start * rate)..<Int64((loss.start + loss.length) * rate))
+        }
         return source
+    }
+
+    /// Splits `device_loss=START+LENGTH` off a demo scenario: the synthesizer's
+    /// scenario text and the loss (seconds), if any.
+    static func deviceLoss(in scenario: String) throws(AudioSourceError) -> (String, loss: (start: Double, length: Double)?) {
+        let parts = scenario.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return (scenario, nil) }
+        var loss: (start: Double, length: Double)?
+        var kept: [Substring] = []
+        for item in parts[1].split(separator: ",") {
+            guard item.hasPrefix("device_loss=") else {
+                kept.append(item)
+                continue
+            }
+            let numbers = item.dropFirst("device_loss=".count).split(separator: "+", omittingEmptySubsequences: false).map { Double($0) }
+            guard numbers.count == 2, let start = numbers[0], let length = numbers[1], start >= 0, length > 0,
+                start.isFinite, length.isFinite
+            else {
+                throw .invalidParameter(
+                    "demo scenario '\(scenario)': device_loss must be START+LENGTH in seconds (e.g. device_loss=9000+900), got '\(item)'")
+            }
+            loss = (start, length)
+        }
+        return (kept.isEmpty ? parts[0] : parts[0] + ":" + kept.joined(separator: ","), loss)
     }
 }

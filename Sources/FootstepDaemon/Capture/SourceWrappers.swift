@@ -64,3 +64,50 @@ final class LimitedSource: AudioSource {
 
     func close() { inner.close() }
 }
+
+/// A simulated microphone that is unplugged for a while (the demo's device
+/// loss): `outage` frames into the stream a read reports a stall (as a live
+/// device does after its 5 s stall timeout), and the next
+/// read continues where the outage ends, its audio never delivered (read from
+/// the inner source and dropped, so a paced source takes the outage's time).
+/// It keeps the stream's own clock, ``streamFrame``, which the capture thread
+/// times the outage's end by: a simulated night has no wall clock.
+final class SimulatedOutageSource: AudioSource {
+    let inner: any AudioSource
+    let outage: Range<Int64>
+    /// Frames of the stream consumed so far, delivered or lost in the outage.
+    private(set) var streamFrame: Int64 = 0
+    private var stallReported = false
+
+    init(_ inner: any AudioSource, outage: Range<Int64>) {
+        self.inner = inner
+        self.outage = outage
+    }
+
+    var format: AudioFormat { inner.format }
+    var name: String { inner.name }
+    var invalidSamples: Int { inner.invalidSamples }
+    var frameCount: Int? { inner.frameCount.map { $0 - outage.count } }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
+        let channels = format.channels
+        if outage.contains(streamFrame) {
+            if !stallReported {
+                stallReported = true
+                throw .stalled(device: name, seconds: ALSACaptureConfiguration().stallTimeout)
+            }
+            while streamFrame < outage.upperBound {
+                let count = min(buffer.count, Int(outage.upperBound - streamFrame) * channels)
+                let frames = try inner.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+                guard frames > 0 else { return 0 }
+                streamFrame += Int64(frames)
+            }
+        }
+        let limit = streamFrame < outage.lowerBound ? min(buffer.count, Int(outage.lowerBound - streamFrame) * channels) : buffer.count
+        let frames = try inner.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<limit]))
+        streamFrame += Int64(frames)
+        return frames
+    }
+
+    func close() { inner.close() }
+}
