@@ -1,12 +1,32 @@
 import CSndfile
 import FootstepCore
 
-extension AudioFileContainer {
-    fileprivate var sndfileFormat: Int32 {
+extension AudioSampleEncoding {
+    /// libsndfile's format for this encoding in `container`.
+    fileprivate func sndfileFormat(in container: AudioFileContainer) -> Int32 {
+        let major = container == .flac ? Int32(SF_FORMAT_FLAC) : Int32(SF_FORMAT_WAV)
         switch self {
-        case .flac: Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
-        case .wav: Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
+        case .pcm16: return major | Int32(SF_FORMAT_PCM_16)
+        case .pcm24: return major | Int32(SF_FORMAT_PCM_24)
+        case .float: return major | Int32(SF_FORMAT_FLOAT)
         }
+    }
+
+    /// The encoding of an open libsndfile file's samples (16-bit for other integer sizes).
+    init(sndfileFormat format: Int32) {
+        switch format & Int32(SF_FORMAT_SUBMASK) {
+        case Int32(SF_FORMAT_PCM_24), Int32(SF_FORMAT_PCM_32): self = .pcm24
+        case Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_DOUBLE): self = .float
+        default: self = .pcm16
+        }
+    }
+
+    /// The encoding of the audio file at `path`; nil when it cannot be opened.
+    public init?(ofFileAt path: String) {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else { return nil }
+        sf_close(handle)
+        self.init(sndfileFormat: info.format)
     }
 }
 
@@ -22,22 +42,29 @@ public final class AudioFileWriter {
     public let path: String
     public let format: AudioFormat
     public let container: AudioFileContainer
+    public let encoding: AudioSampleEncoding
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
 
     private var handle: OpaquePointer?
 
     /// Creates (or truncates) `path`.
-    public init(path: String, format: AudioFormat, container: AudioFileContainer) throws(AudioFileWriterError) {
+    ///
+    /// - Throws: When `container` cannot hold `encoding` or `format`, or the file cannot be created.
+    public init(
+        path: String, format: AudioFormat, container: AudioFileContainer, encoding: AudioSampleEncoding = .pcm16
+    ) throws(AudioFileWriterError) {
         self.path = path
         self.format = format
         self.container = container
+        self.encoding = encoding
         var info = SF_INFO()
         info.samplerate = Int32(format.sampleRate)
         info.channels = Int32(format.channels)
-        info.format = container.sndfileFormat
-        guard sf_format_check(&info) != 0 else {
-            throw AudioFileWriterError(path: path, reason: "\(container.rawValue) does not support \(format)")
+        info.format = encoding.sndfileFormat(in: container)
+        guard encoding.fits(container), sf_format_check(&info) != 0 else {
+            let bits = encoding == .float ? "32-bit float" : "\(encoding.rawValue)-bit"
+            throw AudioFileWriterError(path: path, reason: "\(container.rawValue) does not support \(bits) samples at \(format)")
         }
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw AudioFileWriterError(path: path, reason: String(cString: sf_strerror(nil)))

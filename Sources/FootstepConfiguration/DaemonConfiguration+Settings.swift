@@ -29,6 +29,14 @@ extension DaemonConfiguration {
             .string("capture", "placement", \.capture.placement, help: []),
 
             .choice("recording", "audio_format", \.recording.audioFormat, help: ["\"flac\" (lossless, about half the size) or \"wav\"."]),
+            .choice(
+                "recording", "bit_depth", \.recording.bitDepth,
+                help: [
+                    "Bits per sample in audio files and clips: \"16\" (about 96 dB of range, more than",
+                    "a USB or MEMS microphone gives), \"24\" (half as large again; keeps a quiet",
+                    "night's detail at a low capture gain) or \"float\" (the samples as analysed;",
+                    "needs audio_format = \"wav\").",
+                ]),
             .duration(
                 "recording", "roll_interval", \.recording.rollInterval, range: 60...86400,
                 help: [

@@ -68,6 +68,11 @@ extension DaemonConfiguration {
             }
             try section.finish()
         }
+        if !configuration.recording.bitDepth.fits(configuration.recording.audioFormat) {
+            throw ConfigurationError(
+                file: file, key: "recording.bit_depth",
+                message: "\"float\" samples need audio_format = \"wav\" (FLAC stores integers); use bit_depth = \"24\" with FLAC")
+        }
         return configuration
     }
 }

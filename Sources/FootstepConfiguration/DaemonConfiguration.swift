@@ -20,6 +20,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public struct Recording: Sendable, Equatable {
         public var audioFormat: AudioFileContainer = .flac
+        /// How audio files and clips store samples: 16-bit, 24-bit or float (WAV only).
+        public var bitDepth: AudioSampleEncoding = .pcm16
         /// Seconds between file rolls (aligned to the wall clock).
         public var rollInterval: Double = 4 * 3600
         /// Seconds of audio kept before / after each event's onset in its clip.

@@ -29,14 +29,20 @@ public struct ConfigurationResponse: Codable, Sendable, Equatable {
     public struct Recording: Codable, Sendable, Equatable {
         /// `flac` or `wav`.
         public var audioFormat: String
+        /// `16`, `24` or `float`.
+        public var bitDepth: String
         /// Seconds.
         public var rollInterval: Double
         public var clipBefore: Double
         public var clipAfter: Double
         public var syncInterval: Double
 
-        public init(audioFormat: String, rollInterval: Double, clipBefore: Double, clipAfter: Double, syncInterval: Double) {
+        public init(
+            audioFormat: String, bitDepth: String, rollInterval: Double, clipBefore: Double, clipAfter: Double,
+            syncInterval: Double
+        ) {
             self.audioFormat = audioFormat
+            self.bitDepth = bitDepth
             self.rollInterval = rollInterval
             self.clipBefore = clipBefore
             self.clipAfter = clipAfter
@@ -45,6 +51,7 @@ public struct ConfigurationResponse: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case audioFormat = "audio_format"
+            case bitDepth = "bit_depth"
             case rollInterval = "roll_interval"
             case clipBefore = "clip_before"
             case clipAfter = "clip_after"

@@ -98,6 +98,38 @@ struct RecordingTests {
         #expect(opened[1].startedAt > opened[0].startedAt, "\(opened.map(\.startedAt))")
     }
 
+    @Test(arguments: [
+        (AudioFileContainer.flac, AudioSampleEncoding.pcm16), (.flac, .pcm24), (.wav, .pcm16), (.wav, .pcm24), (.wav, .float),
+    ])
+    func eachBitDepthKeepsWhatItCanHold(container: AudioFileContainer, encoding: AudioSampleEncoding) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("depth.\(container.fileExtension)")
+        // A quiet night: a 200 Hz tone at 1e-5 of full scale, a third of a 16-bit step.
+        let quiet = (0..<16000).map { Float(1e-5 * sin(2 * Double.pi * 200 * Double($0) / 16000)) }
+        let writer = try AudioFileWriter(
+            path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: container, encoding: encoding)
+        try quiet.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        #expect(AudioSampleEncoding(ofFileAt: path) == encoding)
+        let decoded = try Self.decode(path)
+        #expect(decoded.count == quiet.count)
+        let error = zip(decoded, quiet).map { abs($0 - $1) }.max()!
+        switch encoding {
+        case .pcm16: #expect(error > 0.5e-5, "16 bits lose the tone: the error is as large as the tone (\(error))")
+        case .pcm24: #expect(error < 1.2e-7, "24 bits keep it within a step (\(error))")
+        case .float: #expect(error == 0)
+        }
+    }
+
+    @Test func flacRefusesFloatSamples() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: AudioFileWriterError.self) {
+            try AudioFileWriter(
+                path: directory.appending("x.flac"), format: AudioFormat(sampleRate: 16000, channels: 1), container: .flac,
+                encoding: .float)
+        }
+    }
+
     @Test func wavLeftWithZeroLengthsIsRepairedFromItsSize() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("killed.wav")

@@ -46,6 +46,7 @@ struct DaemonConfigurationTests {
         configuration.capture.sampleFormat = .floatLE
         configuration.capture.microphone = "Behringer \"ECM8000\" \\ serial 42"
         configuration.recording.audioFormat = .wav
+        configuration.recording.bitDepth = .float
         configuration.recording.rollInterval = 5400
         configuration.recording.clipBefore = 1.25
         configuration.detection.threshold = 2.5
@@ -121,6 +122,8 @@ struct DaemonConfigurationTests {
         ("[capture]\nchannels = \"two\"", "x.toml: capture.channels: expected an integer, found string"),
         ("[detection]\ngait_context = 1", "x.toml: detection.gait_context: expected true or false, found integer"),
         ("[recording]\naudio_format = \"mp3\"", "x.toml: recording.audio_format: 'mp3' is not one of 'flac', 'wav'"),
+        ("[recording]\nbit_depth = \"32\"", "x.toml: recording.bit_depth: '32' is not one of '16', '24', 'float'"),
+        ("[recording]\nbit_depth = \"float\"", "x.toml: recording.bit_depth: \"float\" samples need audio_format = \"wav\" (FLAC stores integers); use bit_depth = \"24\" with FLAC"),
         ("[recording]\nroll_interval = \"4 hours\"", "x.toml: recording.roll_interval: '4 hours' is not a duration like \"90s\", \"30m\" or \"4h\""),
         ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),
         ("[paths]\nstate_dir = \"relative\"", "x.toml: paths.state_dir: must be an absolute path"),

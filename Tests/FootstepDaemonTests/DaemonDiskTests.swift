@@ -1,5 +1,6 @@
 import FootstepAudio
 import FootstepConfiguration
+import FootstepCore
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
@@ -244,6 +245,7 @@ struct DaemonDiskTests {
         let state = directory.appending("state")
         var configuration = DaemonConfiguration()
         configuration.recording.audioFormat = .wav
+        configuration.recording.bitDepth = .pcm24
         configuration.recording.rollInterval = 1
         configuration.retention.maximumAudioBytes = 0
         configuration.retention.minimumFreeBytes = 0
@@ -256,6 +258,11 @@ struct DaemonDiskTests {
         let session = try #require(try database.sessions().first?.session)
         let files = try database.audioFiles(session: session.id!)
         #expect(files.count >= 10)
+        // recording.bit_depth reaches the files and the event clips.
+        #expect(files.allSatisfy { AudioSampleEncoding(ofFileAt: $0.path) == .pcm24 })
+        let clipPaths = try DaemonTestSupport.events(database, session: session.id!).compactMap(\.clipPath)
+        #expect(!clipPaths.isEmpty)
+        #expect(clipPaths.allSatisfy { AudioSampleEncoding(ofFileAt: $0) == .pcm24 })
         // A mark 6 s into the session: its window (±60 s) holds the whole 12 s.
         let mark = try database.addDiaryEntry(.mark, at: session.startedAt.addingTimeInterval(6), text: "now")
         #expect(try database.retainedAudioFiles().isEmpty)
@@ -272,6 +279,7 @@ struct DaemonDiskTests {
         let path = try #require(entry.clipPath)
         #expect(path.hasSuffix("/clips/marks/mark-\(mark.id!).wav"))
         #expect(entry.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
+        #expect(AudioSampleEncoding(ofFileAt: path) == .pcm24, "the mark's clip keeps the recording's bit depth")
         let clip = try AudioFileSource(path: path)
         let seconds = Double(try #require(clip.frameCount)) / Double(clip.format.sampleRate)
         let recorded = Double(files.reduce(0) { $0 + $1.frames }) / 16_000

@@ -127,7 +127,8 @@ public enum AudioFileRepair {
         let temporary = path + ".repair"
         let writer: AudioFileWriter
         do {
-            writer = try AudioFileWriter(path: temporary, format: recovered, container: .flac)
+            writer = try AudioFileWriter(
+                path: temporary, format: recovered, container: .flac, encoding: AudioSampleEncoding(sndfileFormat: info.format))
         } catch {
             sf_close(input)
             throw error

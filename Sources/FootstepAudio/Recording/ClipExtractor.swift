@@ -46,7 +46,10 @@ public enum ClipExtractor {
         } catch {
             throw AudioFileWriterError(path: path, reason: "cannot create its directory: \(error.localizedDescription)")
         }
-        let writer = try AudioFileWriter(path: path, format: format, container: container)
+        // The clip keeps the recording's bit depth (float only where the container holds it).
+        let recorded = AudioSampleEncoding(ofFileAt: overlapping[0].path) ?? .pcm16
+        let writer = try AudioFileWriter(
+            path: path, format: format, container: container, encoding: recorded.fits(container) ? recorded : .pcm24)
         var written: Int64 = 0
         do {
             for source in overlapping {

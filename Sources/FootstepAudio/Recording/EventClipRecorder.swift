@@ -37,6 +37,8 @@ public final class EventClipRecorder {
 
     public let directory: String
     public let container: AudioFileContainer
+    /// How the files store samples.
+    public let encoding: AudioSampleEncoding
     public let format: AudioFormat
     public let sessionId: Int64
     public let framesBefore: Int64
@@ -60,12 +62,14 @@ public final class EventClipRecorder {
     ///   - directory: The clips root (`<state>/clips`).
     ///   - maximumDelay: Longest delay, seconds, between an onset and its `request`.
     public init(
-        directory: String, container: AudioFileContainer, format: AudioFormat, sessionId: Int64,
+        directory: String, container: AudioFileContainer, encoding: AudioSampleEncoding = .pcm16, format: AudioFormat,
+        sessionId: Int64,
         before: Double, after: Double, maximumDelay: Double = 4
     ) {
         precondition(before >= 0 && after >= 0 && maximumDelay >= 0)
         self.directory = directory
         self.container = container
+        self.encoding = encoding
         self.format = format
         self.sessionId = sessionId
         let rate = Double(format.sampleRate)
@@ -163,7 +167,7 @@ public final class EventClipRecorder {
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let writer = try AudioFileWriter(path: path, format: format, container: container)
+            let writer = try AudioFileWriter(path: path, format: format, container: container, encoding: encoding)
             let channels = format.channels
             try ring.withUnsafeBufferPointer { ring throws(AudioFileWriterError) in
                 var frame = start

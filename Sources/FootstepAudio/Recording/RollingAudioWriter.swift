@@ -39,6 +39,8 @@ public final class RollingAudioWriter {
 
     public let directory: String
     public let container: AudioFileContainer
+    /// How the files store samples.
+    public let encoding: AudioSampleEncoding
     public let format: AudioFormat
     public let sessionId: Int64
     /// Seconds between rolls; files start on multiples of it (UTC).
@@ -71,12 +73,14 @@ public final class RollingAudioWriter {
     /// - Parameters:
     ///   - anchor: Wall-clock time of session frame `startFrame`.
     public init(
-        directory: String, container: AudioFileContainer, format: AudioFormat, sessionId: Int64,
+        directory: String, container: AudioFileContainer, encoding: AudioSampleEncoding = .pcm16, format: AudioFormat,
+        sessionId: Int64,
         anchor: Date, startFrame: Int64 = 0, rollInterval: Double = 4 * 3600, syncInterval: Double = 1
     ) throws(AudioFileWriterError) {
         precondition(rollInterval > 0 && syncInterval > 0)
         self.directory = directory
         self.container = container
+        self.encoding = encoding
         self.format = format
         self.sessionId = sessionId
         self.rollInterval = rollInterval
@@ -216,7 +220,7 @@ public final class RollingAudioWriter {
                 .replacingOccurrences(of: ".\(container.fileExtension)", with: "-\(suffix).\(container.fileExtension)")
             suffix += 1
         }
-        let writer = try AudioFileWriter(path: path, format: format, container: container)
+        let writer = try AudioFileWriter(path: path, format: format, container: container, encoding: encoding)
         let opened = OpenedFile(path: path, startFrame: sessionFrame, startedAt: start, clockDrift: drift)
         current = (writer, opened, rollFrame, boundary)
         lastFileStart = start

@@ -22,6 +22,8 @@ final class CaptureWorker: @unchecked Sendable {
         var analysis: AnalysisConfiguration
         var audioDirectory: String
         var container: AudioFileContainer
+        /// How audio files and clips store samples.
+        var encoding: AudioSampleEncoding
         var rollInterval: Double
         var syncInterval: Double
         /// Opens the source again after a device loss; nil for sources that cannot come back.
@@ -107,11 +109,11 @@ final class CaptureWorker: @unchecked Sendable {
         let format = source.format
         do {
             let writer = try RollingAudioWriter(
-                directory: settings.audioDirectory, container: settings.container, format: format,
+                directory: settings.audioDirectory, container: settings.container, encoding: settings.encoding, format: format,
                 sessionId: settings.sessionId, anchor: settings.anchor, rollInterval: settings.rollInterval,
                 syncInterval: settings.syncInterval)
             let clips = EventClipRecorder(
-                directory: settings.clipDirectory, container: settings.container, format: format,
+                directory: settings.clipDirectory, container: settings.container, encoding: settings.encoding, format: format,
                 sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter,
                 maximumDelay: settings.analysis.maximumEventDelay + 1)
             // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.

@@ -189,7 +189,7 @@ extension ConfigurationResponse {
                 channels: configuration.capture.channels, format: configuration.capture.sampleFormat.rawValue,
                 periodFrames: configuration.capture.periodFrames),
             recording: Recording(
-                audioFormat: configuration.recording.audioFormat.rawValue,
+                audioFormat: configuration.recording.audioFormat.rawValue, bitDepth: configuration.recording.bitDepth.rawValue,
                 rollInterval: configuration.recording.rollInterval, clipBefore: configuration.recording.clipBefore,
                 clipAfter: configuration.recording.clipAfter, syncInterval: configuration.recording.syncInterval),
             detection: Detection(

@@ -235,6 +235,7 @@ extension FootstepDaemonService {
         return CaptureWorker.Settings(
             sessionId: session, anchor: anchor, analysis: configuration.analysisConfiguration,
             audioDirectory: configuration.audioDirectory, container: configuration.recording.audioFormat,
+            encoding: configuration.recording.bitDepth,
             rollInterval: configuration.recording.rollInterval, syncInterval: configuration.recording.syncInterval,
             reopen: reopen, audioRetryInterval: options.audioRetryInterval, model: model,
             clipDirectory: configuration.clipDirectory,
