@@ -7,7 +7,8 @@ extension FootstepDatabase {
     ///
     /// - Parameters:
     ///   - sessionId: An open session.
-    ///   - path: Absolute path (unique in the store).
+    ///   - path: The file's path; stored relative to the state directory when it lies
+    ///     under it (``storedPath(_:)``), returned as given.
     ///   - startedAt: Wall-clock time of its first frame (the re-anchored clock).
     ///   - startFrame: Offset of its first frame in the session's sample clock.
     /// - Returns: The inserted row (frames 0, bytes 0, no checksum).
@@ -19,13 +20,14 @@ extension FootstepDatabase {
             throw .invalidValue("audio file \(path): start frame, sample rate and channels must not be negative")
         }
         var file = AudioFileRecord(
-            sessionId: sessionId, path: path, startedAt: startedAt, startFrame: startFrame,
+            sessionId: sessionId, path: storedPath(path), startedAt: startedAt, startFrame: startFrame,
             sampleRate: sampleRate, channels: channels, format: format)
-        return try write { db in
-            try Self.openSession(db, sessionId)
-            try file.insert(db)
-            return file
-        }
+        return try resolved(
+            write { db in
+                try Self.openSession(db, sessionId)
+                try file.insert(db)
+                return file
+            })
     }
 
     /// Records progress of an open file (called every few seconds while writing), so an
@@ -87,12 +89,12 @@ extension FootstepDatabase {
                 .filter(AudioFileRecord.Columns.sessionId == sessionId)
                 .order(AudioFileRecord.Columns.startFrame, AudioFileRecord.Columns.id)
                 .fetchAll(db)
-        }
+        }.map(resolved)
     }
 
     /// One audio file, or nil.
     public func audioFile(_ id: Int64) throws(StoreError) -> AudioFileRecord? {
-        try read { db in try AudioFileRecord.fetchOne(db, id: id) }
+        try read { db in try AudioFileRecord.fetchOne(db, id: id) }.map(resolved)
     }
 
     /// Audio files not closed yet (after a crash: to repair/finalise at start-up).
@@ -102,7 +104,7 @@ extension FootstepDatabase {
                 .filter(Column("closedAt") == nil)
                 .order(AudioFileRecord.Columns.startedAt, AudioFileRecord.Columns.id)
                 .fetchAll(db)
-        }
+        }.map(resolved)
     }
 
     static func requireAudioFile(_ db: Database, _ id: Int64) throws -> AudioFileRecord {

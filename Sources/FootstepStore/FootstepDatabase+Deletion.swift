@@ -22,7 +22,7 @@ extension FootstepDatabase {
     public func deleteSession(_ id: Int64, reason: String = "session deleted by user", at deletedAt: Date = Date())
         throws(StoreError) -> SessionDeletion
     {
-        try write { db in
+        var deletion = try write { db in
             let session = try Self.requireSession(db, id)
             guard !session.status.isOpen else {
                 throw StoreError.sessionOpen(id: id, status: session.status)
@@ -66,6 +66,9 @@ extension FootstepDatabase {
                 sessionId: id, audioPaths: audioPaths, clipPaths: clipPaths, eventCount: eventCount,
                 chainDeletions: tombstones)
         }
+        deletion.audioPaths = deletion.audioPaths.map(resolve)
+        deletion.clipPaths = deletion.clipPaths.map(resolve)
+        return deletion
     }
 
     /// A run of a session's events with no other session's event between them in id order.

@@ -65,12 +65,15 @@ extension FootstepDatabase {
     }
 
     /// Records the extracted audio clip of an event and its SHA-256 (outside the event
-    /// hash; ``clipChecksums()`` lists them for file verification).
+    /// hash; ``clipChecksums()`` lists them for file verification). The path is
+    /// stored relative to the state directory (``storedPath(_:)``); read it back
+    /// through ``resolve(_:)``.
     public func setEventClip(_ id: Int64, path: String, sha256: String) throws(StoreError) {
         let checksum = try Self.validatedSHA256(sha256)
+        let stored = storedPath(path)
         try write { db in
             try db.execute(
-                sql: "UPDATE event SET clipPath = ?, clipSha256 = ? WHERE id = ?", arguments: [path, checksum, id])
+                sql: "UPDATE event SET clipPath = ?, clipSha256 = ? WHERE id = ?", arguments: [stored, checksum, id])
             if db.changesCount == 0 { throw StoreError.eventNotFound(id) }
         }
     }

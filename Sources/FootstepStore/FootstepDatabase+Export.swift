@@ -21,7 +21,7 @@ extension FootstepDatabase {
                 throw StoreError.sessionNotFound(id)
             }
             return try Self.export(db, session: row, range: nil, appVersion: appVersion, exportedAt: exportedAt)
-        }
+        }.locatingFiles(in: self)
     }
 
     /// The sessions overlapping `[from, to)`, each with only its rows in the range, for
@@ -47,9 +47,14 @@ extension FootstepDatabase {
                 try Self.export(db, session: $0, range: range, appVersion: appVersion, exportedAt: exportedAt)
             }
         }
-        let diary = try diaryEntries(from: from, to: to).map(DiaryEntryExport.init)
+        let located = sessions.map { $0.locatingFiles(in: self) }
+        let diary = try diaryEntries(from: from, to: to).map { entry in
+            var export = DiaryEntryExport(entry)
+            export.clipPath = export.clipPath.map(resolve)
+            return export
+        }
         return RangeExport(
-            appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range, sessions: sessions, diary: diary)
+            appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range, sessions: located, diary: diary)
     }
 
     // MARK: - Reading rows
@@ -120,5 +125,16 @@ extension FootstepDatabase {
             format: SessionExport.formatTag, appVersion: appVersion, exportedAt: ExportDate.iso(exportedAt), range: range,
             session: session, audioFiles: audioFiles, gaps: gaps, bouts: bouts, levels: levels,
             calibrations: calibrations, events: events, revisions: revisions)
+    }
+}
+
+extension SessionExport {
+    /// The export with its files' paths resolved (``FootstepDatabase/resolve(_:)``):
+    /// files travel with the paths to open them, which an importing store keeps.
+    func locatingFiles(in database: FootstepDatabase) -> SessionExport {
+        var export = self
+        for index in export.audioFiles.indices { export.audioFiles[index].path = database.resolve(export.audioFiles[index].path) }
+        for index in export.events.indices { export.events[index].clipPath = export.events[index].clipPath.map(database.resolve) }
+        return export
     }
 }

@@ -73,7 +73,7 @@ extension FootstepDatabase {
                     id: id, sessionId: row[1], timestamp: try Self.date(milliseconds: row[2], table: "event", id: id),
                     duration: row[3], kind: try decoded(4, "kind"), type: try decoded(5, "type"), confidence: row[6],
                     intensity: try decoded(7, "intensity"), laMax: row[8], lcMax: row[9], sel: row[10], notes: row[11],
-                    clipPath: row[12], clipSha256: row[13],
+                    clipPath: (row[12] as String?).map(resolve), clipSha256: row[13],
                     revisedFrom: (row[14] as String?) == nil ? nil : try decoded(14, "type")))
             }
         }

@@ -16,12 +16,12 @@ extension FootstepDatabase {
                 .filter(Column("closedAt") != nil && Column("prunedAt") == nil)
                 .order(AudioFileRecord.Columns.startedAt, AudioFileRecord.Columns.id)
                 .fetchAll(db)
-            guard try db.tableExists("diaryEntry") else { return files }
+            guard try db.tableExists("diaryEntry") else { return files.map(resolved) }
             let marks = try Self.marksAwaitingClip(db).map(\.at)
             let reach = Self.markProtectionSeconds
             return files.filter { file in
                 !marks.contains { $0 >= file.startedAt.addingTimeInterval(-reach) && $0 <= file.endsAt.addingTimeInterval(reach) }
-            }
+            }.map(resolved)
         }
     }
 
@@ -47,12 +47,14 @@ extension FootstepDatabase {
         return try request.order(DiaryEntryRecord.Columns.at, Column("id")).fetchAll(db)
     }
 
-    /// Records a mark's clip and its SHA-256 (once: a cut clip is never replaced).
+    /// Records a mark's clip and its SHA-256 (once: a cut clip is never replaced);
+    /// the path is stored relative to the state directory (``storedPath(_:)``).
     public func setMarkClip(_ entryId: Int64, path: String, sha256: String) throws(StoreError) {
+        let stored = storedPath(path)
         try write { db in
             try db.execute(
                 sql: "UPDATE diaryEntry SET clipPath = ?, clipSha256 = ? WHERE id = ? AND kind = 'mark' AND clipPath IS NULL",
-                arguments: [path, sha256, entryId])
+                arguments: [stored, sha256, entryId])
             guard db.changesCount == 1 else {
                 throw StoreError.invalidValue("diary entry \(entryId) is not a mark awaiting its clip")
             }
@@ -68,6 +70,7 @@ extension FootstepDatabase {
                 .order(AudioFileRecord.Columns.startedAt, AudioFileRecord.Columns.id)
                 .fetchAll(db)
                 .filter { $0.endsAt > from || $0.closedAt == nil }
+                .map(resolved)
         }
     }
 }

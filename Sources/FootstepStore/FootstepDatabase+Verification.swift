@@ -28,14 +28,13 @@ extension FootstepDatabase {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audioFile WHERE sha256 IS NOT NULL AND prunedAt IS NOT NULL")!
             )
         }
-        let base = baseDirectory ?? (path == ":memory:" ? FileManager.default.currentDirectoryPath
-            : (path as NSString).deletingLastPathComponent)
+        let base = baseDirectory ?? fileDirectory
 
         var report = EvidenceReport(
             chain: chain, checkedFiles: 0, checkedBytes: 0, fileProblems: [], openAudioFiles: open,
             prunedAudioFiles: pruned, diary: try verifyDiary(), revisions: try verifyRevisions())
         for (index, file) in files.enumerated() {
-            let resolved = file.path.hasPrefix("/") ? file.path : (base as NSString).appendingPathComponent(file.path)
+            let resolved = file.path.hasPrefix("/") ? file.path : base + (base.hasSuffix("/") ? "" : "/") + file.path
             progress(VerificationProgress(files: index, totalFiles: files.count, bytes: report.checkedBytes, currentPath: resolved))
             if let problem = Self.check(file, at: resolved, into: &report) {
                 report.fileProblems.append(EvidenceReport.FileProblem(file: file, checkedPath: resolved, kind: problem))

@@ -15,6 +15,11 @@ struct Footstepd: AsyncParsableCommand {
             Runs until SIGTERM or SIGINT (graceful: the session is ended as completed). SIGHUP reloads \
             the configuration file (an invalid file is reported and the old configuration kept). \
             Exit code 78 means the configuration is invalid.
+
+            Without a microphone: --source demo:night:seed=7,duration=28800 --speed 1000 records the \
+            built-in synthetic night at 1000x real time; add device_loss=START+LENGTH (seconds) to the \
+            scenario to unplug its simulated microphone for a while (a device-loss gap), e.g. \
+            demo:night:duration=3600,device_loss=1200+300.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "FILE"))

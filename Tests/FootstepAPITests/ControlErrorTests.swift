@@ -75,7 +75,7 @@ struct ControlErrorTests {
         _ = try await daemon.curl("POST", "/v1/recording/stop")
         let event = try #require(try daemon.database.events(EventFilter(sessionId: sessionId)).items.first)
         #expect(event.clipPath != nil)
-        for path in try daemon.database.audioFiles(session: sessionId).map(\.path) + [event.clipPath].compactMap({ $0 }) {
+        for path in try daemon.database.audioFiles(session: sessionId).map(\.path) + [event.clipPath].compactMap({ $0 }).map(daemon.database.resolve) {
             try FileManager.default.removeItem(atPath: path)
         }
         let response = try await daemon.curl("GET", "/v1/events/\(event.id!)/clip")

@@ -170,6 +170,7 @@ struct ControlRouteTests {
 
         let files = try daemon.database.audioFiles(session: first).map(\.path)
         let clips = try daemon.database.events(EventFilter(sessionId: first, limit: 10_000)).items.compactMap(\.clipPath)
+            .map(daemon.database.resolve)
         #expect(!files.isEmpty)
         let deleted = try await daemon.curl("DELETE", "/v1/sessions/\(first)")
         #expect(deleted.status == 200)

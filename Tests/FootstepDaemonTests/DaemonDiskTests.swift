@@ -231,12 +231,12 @@ struct DaemonDiskTests {
         let events = try DaemonTestSupport.events(database, session: session.id!)
         #expect(events.count > 5)
         for event in events {
-            let path = try #require(event.clipPath)
+            let path = database.resolve(try #require(event.clipPath))
             #expect(event.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
         }
         // Deleting the session hands back every clip and audio path to remove.
         let deletion = try database.deleteSession(session.id!)
-        #expect(Set(deletion.clipPaths) == Set(events.compactMap(\.clipPath)))
+        #expect(Set(deletion.clipPaths) == Set(events.compactMap(\.clipPath).map(database.resolve)))
         #expect(Set(deletion.audioPaths) == Set(files.map(\.path)))
     }
 
@@ -260,7 +260,7 @@ struct DaemonDiskTests {
         #expect(files.count >= 10)
         // recording.bit_depth reaches the files and the event clips.
         #expect(files.allSatisfy { AudioSampleEncoding(ofFileAt: $0.path) == .pcm24 })
-        let clipPaths = try DaemonTestSupport.events(database, session: session.id!).compactMap(\.clipPath)
+        let clipPaths = try DaemonTestSupport.events(database, session: session.id!).compactMap(\.clipPath).map(database.resolve)
         #expect(!clipPaths.isEmpty)
         #expect(clipPaths.allSatisfy { AudioSampleEncoding(ofFileAt: $0) == .pcm24 })
         // A mark 6 s into the session: its window (±60 s) holds the whole 12 s.
@@ -276,7 +276,8 @@ struct DaemonDiskTests {
         try await again.run()
 
         let entry = try #require(try database.diaryEntries().first { $0.id == mark.id })
-        let path = try #require(entry.clipPath)
+        #expect(entry.clipPath == "clips/marks/mark-\(mark.id!).wav", "stored relative to the state directory")
+        let path = database.resolve(try #require(entry.clipPath))
         #expect(path.hasSuffix("/clips/marks/mark-\(mark.id!).wav"))
         #expect(entry.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
         #expect(AudioSampleEncoding(ofFileAt: path) == .pcm24, "the mark's clip keeps the recording's bit depth")

@@ -83,7 +83,7 @@ struct DaemonEvidenceTests {
         // ends), a file whose SHA-256 the store recorded, in clips/YYYY-MM-DD/.
         let totalFrames = Int64(40 * session.sampleRate)
         for event in events {
-            let path = try #require(event.clipPath, "event \(event.id!) has no clip")
+            let path = database.resolve(try #require(event.clipPath, "event \(event.id!) has no clip"))
             #expect(path.hasPrefix("\(state)/clips/"))
             #expect(path.hasSuffix("-s\(session.id!)-f\(event.frameOffset).wav"))
             #expect(event.clipSha256 == (try FileChecksum.sha256(ofFileAt: path)))
@@ -95,7 +95,7 @@ struct DaemonEvidenceTests {
         if let event = events.first(where: { $0.frameOffset > 32000 && $0.frameOffset + 48000 < totalFrames }) {
             let file = try #require(try database.audioFiles(session: session.id!).first)
             let recording = try DaemonTestSupport.samples(file.path)
-            let clip = try DaemonTestSupport.samples(event.clipPath!)
+            let clip = try DaemonTestSupport.samples(database.resolve(event.clipPath!))
             let offset = Int(event.frameOffset - 32000 - file.startFrame)
             #expect(Array(recording[offset..<(offset + clip.count)]) == clip)
         }

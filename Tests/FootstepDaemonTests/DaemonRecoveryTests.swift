@@ -39,7 +39,7 @@ struct DaemonRecoveryTests {
         #expect(file.sha256 == (try FileChecksum.sha256(ofFileAt: path)))
         // The clip: 2 s before the onset to the end of the audio (3 s after would be past it).
         let event = try #require(try database.event(ids[0]))
-        let clip = try #require(event.clipPath)
+        let clip = database.resolve(try #require(event.clipPath))
         #expect(clip.hasPrefix("\(clips)/2026-01-01/"))
         #expect(event.clipSha256 == (try FileChecksum.sha256(ofFileAt: clip)))
         let cut = try DaemonTestSupport.samples(clip)

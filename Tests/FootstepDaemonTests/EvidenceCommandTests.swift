@@ -77,6 +77,28 @@ struct EvidenceCommandTests {
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    @Test func aCopyOfTheStateDirectoryVerifiesItsOwnFiles() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.makeStore(in: directory)
+        // Paths are stored relative to the state directory.
+        let database = try FootstepDatabase.openReadOnly(path: store.path)
+        #expect(try database.clipChecksums().map(\.path).allSatisfy { $0.hasPrefix("clips/") })
+        let copy = directory.appending("copy")
+        try FileManager.default.copyItem(atPath: directory.appending("state"), toPath: copy)
+        // The original's clips go away (moved to another machine): the copy still verifies.
+        try FileManager.default.removeItem(atPath: directory.appending("state/clips"))
+        let intact = try Self.ctl(["verify", "--state-dir", copy])
+        #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
+        #expect(intact.stdout.contains("files intact: 3 file(s)"), "\(intact.stdout)")
+        // And it checks the copy's files, not the original's.
+        let (event, clip) = store.clips.min { $0.key < $1.key }!
+        let copied = copy + "/clips/" + (clip as NSString).lastPathComponent
+        try Data("altered".utf8).write(to: URL(fileURLWithPath: copied))
+        let altered = try Self.ctl(["verify", "--state-dir", copy])
+        #expect(altered.status == 1)
+        #expect(altered.stdout.contains("clip of event \(event) was altered: \(copied)"), "\(altered.stdout)")
+    }
+
     @Test func verifyExitsOneAndNamesTheAlteredClipAndTwoWhenThereIsNoDatabase() throws {
         let directory = try TemporaryDirectory()
         let store = try Self.makeStore(in: directory)

@@ -27,8 +27,10 @@ import Testing
             #expect(throws: StoreError.self) { try store.closeAudioFile(first.id!, sha256: sha, frames: 1, bytes: 1) }
             #expect(throws: StoreError.self) { try store.closeAudioFile(second.id!, sha256: "not-a-hash", frames: 1, bytes: 1) }
             let listed = try store.audioFileChecksums()
-            #expect(listed.map(\.path) == [first.path])
-            #expect(try FileChecksum.sha256(ofFileAt: listed[0].path) == listed[0].sha256)
+            // Stored relative to the store's directory; resolved, the file itself.
+            #expect(listed.map(\.path) == ["1.flac"])
+            #expect(listed.map { store.resolve($0.path) } == [first.path])
+            #expect(try FileChecksum.sha256(ofFileAt: store.resolve(listed[0].path)) == listed[0].sha256)
             #expect(try store.audioFiles(session: id).map(\.format) == [.flac, .wav])
             #expect(try store.unclosedAudioFiles().map(\.id) == [second.id])
 

@@ -96,13 +96,19 @@ struct EvidenceFixture {
 }
 
 /// Every row of `table` belonging to `sessionId` (or all rows), as column → value, id order.
+/// A table's rows as stored, with file paths resolved: an export carries the
+/// paths to open (the original store keeps them relative to its directory).
 func rows(_ store: FootstepDatabase, _ table: String, session sessionId: Int64? = nil) throws -> [[String: DatabaseValue]] {
     try store.reader.read { db in
         let column = table == "session" ? "id" : "sessionId"
         let sql = "SELECT * FROM \(table)" + (sessionId == nil ? "" : " WHERE \(column) = ?") + " ORDER BY id"
         let arguments: StatementArguments = sessionId.map { [$0] } ?? []
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+            Dictionary(uniqueKeysWithValues: row.columnNames.map { name in
+                let value = row[name] as DatabaseValue
+                guard ["path", "clipPath"].contains(name), let text = String.fromDatabaseValue(value) else { return (name, value) }
+                return (name, store.resolve(text).databaseValue)
+            })
         }
     }
 }

@@ -70,7 +70,7 @@ func flipByte(_ path: String, at offset: UInt64) throws {
             let audio = try #require(try fixture.store.audioFiles(session: fixture.sessions[0].id!).first)
             try flipByte(audio.path, at: 2000)
             let clipEvent = fixture.eventIds[1][9]
-            let clip = try #require(try fixture.store.event(clipEvent)?.clipPath)
+            let clip = fixture.store.resolve(try #require(try fixture.store.event(clipEvent)?.clipPath))
             try flipByte(clip, at: 0)
 
             let report = try fixture.store.verifyEvidence()
@@ -90,7 +90,7 @@ func flipByte(_ path: String, at offset: UInt64) throws {
         try withTemporaryDirectory { dir in
             let fixture = try EvidenceFixture(in: dir, eventsPerSession: 20, files: true)
             let clipEvent = fixture.eventIds[0][2]
-            let clip = try #require(try fixture.store.event(clipEvent)?.clipPath)
+            let clip = fixture.store.resolve(try #require(try fixture.store.event(clipEvent)?.clipPath))
             try FileManager.default.removeItem(atPath: clip)
             let audio = try #require(try fixture.store.audioFiles(session: fixture.sessions[1].id!).first)
             try FileManager.default.removeItem(atPath: audio.path)

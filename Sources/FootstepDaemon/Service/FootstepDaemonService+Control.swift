@@ -111,7 +111,7 @@ public struct DaemonControlBackend: ControlBackend {
 
     public func clip(for event: EventRecord) async throws -> ClipFile? {
         let name = "event-\(event.id ?? 0)"
-        if let path = event.clipPath, let data = FileManager.default.contents(atPath: path) {
+        if let stored = event.clipPath, let path = database?.resolve(stored), let data = FileManager.default.contents(atPath: path) {
             let container = AudioFileContainer(pathExtension: path) ?? .wav
             return ClipFile(data: data, contentType: container.mimeType, fileName: "\(name).\(container.fileExtension)")
         }

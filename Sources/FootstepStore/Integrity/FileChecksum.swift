@@ -20,7 +20,8 @@ public struct FileChecksum: Sendable, Hashable {
     public var ownerId: Int64
     /// The session (0 for a mark's clip, which belongs to the diary).
     public var sessionId: Int64
-    /// Absolute path.
+    /// The path as stored: relative to the store's directory
+    /// (``FootstepDatabase/resolve(_:)``), or absolute.
     public var path: String
     /// Recorded lower-case hex SHA-256.
     public var sha256: String

@@ -11,7 +11,8 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
     public var id: Int64?
     /// The session the file belongs to.
     public var sessionId: Int64
-    /// Absolute path of the file.
+    /// The file: stored relative to the store's directory (the state directory), returned
+    /// resolved by the store's functions (``FootstepDatabase/resolve(_:)``).
     public var path: String
     /// Wall-clock time of the file's first frame (UTC): the re-anchored sample clock.
     public var startedAt: Date

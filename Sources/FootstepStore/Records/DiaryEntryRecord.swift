@@ -29,7 +29,8 @@ public struct DiaryEntryRecord: Codable, Sendable, Hashable, Identifiable {
     /// A mark's clip: the audio from ``FootstepDatabase/markProtectionSeconds``
     /// before to as long after it, cut from the full recording (so retention may
     /// delete that) and never deleted. Nil until cut, and for notes. Not hashed
-    /// (added later; the file has its own SHA-256).
+    /// (added later; the file has its own SHA-256). Stored relative to the state
+    /// directory; open it through ``FootstepDatabase/resolve(_:)``.
     public var clipPath: String?
     /// Lower-case hex SHA-256 of the clip file.
     public var clipSha256: String?

@@ -49,7 +49,8 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var notes: String
     /// The gait bout the step belongs to (outside the hash: bouts are found after the steps).
     public var boutId: Int64?
-    /// Path of the extracted audio clip (outside the hash).
+    /// Path of the extracted audio clip (outside the hash), as stored: relative to the
+    /// state directory; open it through ``FootstepDatabase/resolve(_:)``.
     public var clipPath: String?
     /// Lower-case hex SHA-256 of the clip file (outside the hash; verified against the file).
     public var clipSha256: String?
