@@ -129,16 +129,16 @@ extension FootstepCtl.Recordings {
                     "The range spans sessions \(sessions.sorted().map(String.init).joined(separator: ", ")); export each session's part on its own.")
             }
             let files = available.filter { $0.sessionId == first.sessionId }.sorted { $0.startFrame < $1.startFrame }
-            let last = files.last!
             let rate = Double(first.sampleRate)
-            let startFrame = max(first.startFrame, first.startFrame + Int64(from.date.timeIntervalSince(first.startedAt) * rate))
-            let endFrame = min(last.startFrame + last.frames, last.startFrame + Int64(to.date.timeIntervalSince(last.startedAt) * rate))
+            guard let range = AudioFileRecord.frames(of: files, from: from.date, to: to.date) else {
+                throw ValidationError("Nothing to export between \(from.date) and \(to.date): no audio was recorded then.")
+            }
             let container = AudioFileContainer(pathExtension: output)!
             let written: Int64
             do {
                 written = try ClipExtractor.extract(
                     from: files.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
-                    startFrame: startFrame, endFrame: endFrame,
+                    startFrame: range.lowerBound, endFrame: range.upperBound,
                     format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: container,
                     to: output)
             } catch {

@@ -51,14 +51,12 @@ struct MarkClips {
             let sessionFiles = bySession[chosen]!.filter { $0.prunedAt == nil }.sorted { $0.startFrame < $1.startFrame }
             guard let first = sessionFiles.first, let last = sessionFiles.last else { return false }
             if last.endsAt < to, try database.session(chosen)?.session.endedAt == nil { return false }
+            guard let range = AudioFileRecord.frames(of: sessionFiles, from: from, to: to) else { return false }
             let rate = Double(first.sampleRate)
-            let startFrame = max(first.startFrame, first.startFrame + Int64((from.timeIntervalSince(first.startedAt) * rate).rounded()))
-            let endFrame = min(last.startFrame + last.frames, last.startFrame + Int64((to.timeIntervalSince(last.startedAt) * rate).rounded()))
-            guard endFrame > startFrame else { return false }
             let path = "\(clipDirectory)/marks/mark-\(mark.id!).\(first.format.fileExtension)"
             let frames = try ClipExtractor.extract(
                 from: sessionFiles.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
-                startFrame: startFrame, endFrame: endFrame,
+                startFrame: range.lowerBound, endFrame: range.upperBound,
                 format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: first.format, to: path)
             try database.setMarkClip(mark.id!, path: path, sha256: try FileChecksum.sha256(ofFileAt: path))
             logger.info(

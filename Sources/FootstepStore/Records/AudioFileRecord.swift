@@ -60,6 +60,18 @@ public struct AudioFileRecord: Codable, Sendable, Hashable, Identifiable {
     public var endsAt: Date {
         startedAt.addingTimeInterval(Double(frames) / Double(max(sampleRate, 1)))
     }
+
+    /// The session frames holding `[from, to)` in one session's `files` (sorted
+    /// by first frame), clamped to the audio they hold; nil when they hold none of it.
+    /// Times map to frames through the first file's clock at the start and the
+    /// last file's at the end (each file's start is re-anchored to the wall clock).
+    public static func frames(of files: [AudioFileRecord], from: Date, to: Date) -> Range<Int64>? {
+        guard let first = files.first, let last = files.last else { return nil }
+        let rate = Double(first.sampleRate)
+        let start = max(first.startFrame, first.startFrame + Int64((from.timeIntervalSince(first.startedAt) * rate).rounded()))
+        let end = min(last.startFrame + last.frames, last.startFrame + Int64((to.timeIntervalSince(last.startedAt) * rate).rounded()))
+        return end > start ? start..<end : nil
+    }
 }
 
 extension AudioFileRecord: FetchableRecord, MutablePersistableRecord {
