@@ -2,14 +2,15 @@ import FootstepCore
 
 /// One key of the configuration file, declared once: its section, what it
 /// means, its range or allowed values, and how it is read into and written
-/// from a ``DaemonConfiguration``. Its default is the struct's own
+/// from a ``DaemonConfiguration`` (as TOML and as data). Its default is the struct's own
 /// (`DaemonConfiguration()`).
 ///
 /// ``DaemonConfiguration/settings`` lists every key. The parser
 /// (``DaemonConfiguration/parse(_:file:)``), the effective configuration that
 /// `--check-config`, `config show` and the API print (``DaemonConfiguration/renderedTOML``)
-/// and the shipped file (``DaemonConfiguration/documentedTOML``, compared with
-/// `config/footstepd.toml` by a test) all come from that list.
+/// the shipped file (``DaemonConfiguration/documentedTOML``, compared with
+/// `config/footstepd.toml` by a test) and the values the API sends
+/// (``DaemonConfiguration/values``) all come from that list.
 public struct ConfigurationSetting {
     /// The TOML table (`capture`, `detection`, …).
     public let section: String
@@ -21,6 +22,9 @@ public struct ConfigurationSetting {
     let read: (inout TOMLSection, inout DaemonConfiguration) throws(ConfigurationError) -> Void
     /// The key's TOML lines for a configuration (`key = value`); none when it is left out.
     let render: (DaemonConfiguration) -> [String]
+    /// The key's value as data (`GET /v1/config`), by key within the section: one
+    /// entry, or a setting's several keys or tables.
+    let values: (DaemonConfiguration) -> [String: ConfigurationValue]
     /// The lines the shipped file shows instead of ``render`` (a commented example).
     let example: [String]?
 
@@ -39,7 +43,8 @@ extension ConfigurationSetting {
             read: { (table, configuration) throws(ConfigurationError) in
                 configuration[keyPath: path] = try table.int(key, default: configuration[keyPath: path], range: range)
             },
-            render: { ["\(key) = \($0[keyPath: path])"] }, example: nil)
+            render: { ["\(key) = \($0[keyPath: path])"] },
+            values: { [key: .integer(Int64($0[keyPath: path]))] }, example: nil)
     }
 
     /// A number.
@@ -51,7 +56,8 @@ extension ConfigurationSetting {
             read: { (table, configuration) throws(ConfigurationError) in
                 configuration[keyPath: path] = try table.double(key, default: configuration[keyPath: path], range: range)
             },
-            render: { ["\(key) = \(TOMLText.number($0[keyPath: path]))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.number($0[keyPath: path]))"] },
+            values: { [key: .number($0[keyPath: path])] }, example: nil)
     }
 
     /// A byte count written in a larger unit (`unit` bytes: 1e9 for "gb", 1e6 for "mb").
@@ -64,7 +70,8 @@ extension ConfigurationSetting {
                 let value = try table.double(key, default: Double(configuration[keyPath: path]) / unit, range: range)
                 configuration[keyPath: path] = Int64((value * unit).rounded())
             },
-            render: { ["\(key) = \(TOMLText.number(Double($0[keyPath: path]) / unit))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.number(Double($0[keyPath: path]) / unit))"] },
+            values: { [key: .number(Double($0[keyPath: path]) / unit)] }, example: nil)
     }
 
     /// Seconds, written as a number or as text with a unit ("90s", "30m", "4h").
@@ -76,7 +83,8 @@ extension ConfigurationSetting {
             read: { (table, configuration) throws(ConfigurationError) in
                 configuration[keyPath: path] = try table.duration(key, default: configuration[keyPath: path], range: range)
             },
-            render: { ["\(key) = \(TOMLText.quoted(TOMLText.duration($0[keyPath: path])))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.quoted(TOMLText.duration($0[keyPath: path])))"] },
+            values: { [key: .number($0[keyPath: path])] }, example: nil)
     }
 
     static func bool(_ section: String, _ key: String, _ path: Path<Bool>, help: [String]) -> ConfigurationSetting {
@@ -85,7 +93,8 @@ extension ConfigurationSetting {
             read: { (table, configuration) throws(ConfigurationError) in
                 configuration[keyPath: path] = try table.bool(key, default: configuration[keyPath: path])
             },
-            render: { ["\(key) = \($0[keyPath: path])"] }, example: nil)
+            render: { ["\(key) = \($0[keyPath: path])"] },
+            values: { [key: .flag($0[keyPath: path])] }, example: nil)
     }
 
     /// Text; `check` returns why a value is not acceptable (nil when it is).
@@ -99,7 +108,8 @@ extension ConfigurationSetting {
                 if let problem = check?(value) { throw table.error(key, problem) }
                 configuration[keyPath: path] = value
             },
-            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path]))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path]))"] },
+            values: { [key: .text($0[keyPath: path])] }, example: nil)
     }
 
     /// Text that may be absent: empty means nil.
@@ -113,7 +123,8 @@ extension ConfigurationSetting {
                 if let value, let problem = check?(value) { throw table.error(key, problem) }
                 configuration[keyPath: path] = value
             },
-            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path] ?? ""))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path] ?? ""))"] },
+            values: { [key: $0[keyPath: path].map(ConfigurationValue.text) ?? ConfigurationValue.none] }, example: nil)
     }
 
     /// One of the raw values of `Value`.
@@ -127,7 +138,8 @@ extension ConfigurationSetting {
                     key, default: configuration[keyPath: path].rawValue, allowed: Value.allCases.map(\.rawValue))
                 configuration[keyPath: path] = Value(rawValue: raw)!
             },
-            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path].rawValue))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path].rawValue))"] },
+            values: { [key: .text($0[keyPath: path].rawValue)] }, example: nil)
     }
 
     /// A daily window like "23:00-07:00".
@@ -141,7 +153,8 @@ extension ConfigurationSetting {
                 }
                 configuration[keyPath: path] = window
             },
-            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path].description))"] }, example: nil)
+            render: { ["\(key) = \(TOMLText.quoted($0[keyPath: path].description))"] },
+            values: { [key: .text($0[keyPath: path].description)] }, example: nil)
     }
 }
 

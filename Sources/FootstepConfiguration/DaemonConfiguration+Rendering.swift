@@ -1,3 +1,5 @@
+import FootstepCore
+
 extension DaemonConfiguration {
     /// The effective configuration as TOML: what `footstepd --check-config`,
     /// `footstepctl config show` and `GET /v1/config` print. Parsing it gives
@@ -7,6 +9,18 @@ extension DaemonConfiguration {
     /// The shipped `config/footstepd.toml`: every setting with its default
     /// and what it means (`footstepd --print-default-config`).
     public static var documentedTOML: String { render(DaemonConfiguration(), documented: true) }
+
+    /// The configuration as data, by section and key, with the file's names:
+    /// what `GET /v1/config` sends. Durations are seconds; sizes are in the
+    /// key's unit (`max_audio_gb`, `min_free_mb`); an unset optional key is
+    /// ``ConfigurationValue/none``.
+    public var values: [String: [String: ConfigurationValue]] {
+        var sections: [String: [String: ConfigurationValue]] = [:]
+        for setting in Self.settings {
+            sections[setting.section, default: [:]].merge(setting.values(self)) { _, new in new }
+        }
+        return sections
+    }
 
     /// Writes `configuration` section by section, in the order of ``settings``;
     /// `documented` adds the file's header and each setting's help and examples.

@@ -1,4 +1,5 @@
 import FootstepAudio
+import FootstepCore
 import FootstepDSP
 
 extension DaemonConfiguration {
@@ -172,6 +173,17 @@ extension DaemonConfiguration {
                     }
                 }
             },
+            values: { configuration in
+                let bands = configuration.equalizer.enumerated().flatMap { channel, bands in
+                    bands.map { band in
+                        ConfigurationValue.table([
+                            "channel": .integer(Int64(channel)), "type": .text(band.kind.rawValue),
+                            "frequency": .number(band.frequency), "gain": .number(band.gainDB), "q": .number(band.q),
+                        ])
+                    }
+                }
+                return ["band": .list(bands)]
+            },
             example: [
                 "# [[equalizer.band]]", "# channel = 0", "# type = \"peaking\"", "# frequency = 1000.0", "# gain = 0.0",
                 "# q = 1.0",
@@ -208,6 +220,12 @@ extension DaemonConfiguration {
                 case .always: ["mode = \"always\""]
                 case let .windows(windows):
                     ["mode = \"windows\"", "windows = [\(windows.map { TOMLText.quoted($0.description) }.joined(separator: ", "))]"]
+                }
+            },
+            values: { configuration in
+                switch configuration.schedule {
+                case .always: ["mode": .text("always"), "windows": .list([])]
+                case let .windows(windows): ["mode": .text("windows"), "windows": .list(windows.map { .text($0.description) })]
                 }
             },
             example: [

@@ -124,8 +124,8 @@ struct ControlClientTests {
             #expect(try await client.event(first.id) == first)
 
             let configuration = try await client.configuration()
-            #expect(configuration.socket.path == daemon.socketPath)
-            #expect(configuration.stateDirectory == daemon.stateDirectory)
+            #expect(configuration["socket", "path"]?.text == daemon.socketPath)
+            #expect(configuration["paths", "state_dir"]?.text == daemon.stateDirectory)
 
             let levels = try await client.levels(.init(session: stored.session.id))
             #expect(levels.items.allSatisfy { $0.sessionId == stored.session.id })

@@ -126,8 +126,8 @@ struct ControlRouteTests {
 
         // Configuration without secrets, same keys as the file.
         let configuration = try await daemon.curl("GET", "/v1/config").decode(ConfigurationResponse.self)
-        #expect(configuration.stateDirectory == daemon.stateDirectory)
-        #expect(configuration.socket.path == daemon.socketPath)
+        #expect(configuration["paths", "state_dir"] == .text(daemon.stateDirectory))
+        #expect(configuration["socket", "path"] == .text(daemon.socketPath))
         #expect(configuration.toml.contains("[capture]"))
 
         // Metrics from the daemon's own registry.
@@ -195,7 +195,7 @@ struct ControlRouteTests {
         #expect(calibration.reference.contains("94.0 dB SPL"))
         #expect(try daemon.database.latestCalibration()?.offsetDB == 93.5)
         #expect(daemon.daemon.configuration.levels.calibrationOffset == 93.5)
-        #expect(try await daemon.curl("GET", "/v1/config").decode(ConfigurationResponse.self).levels.calibrationOffset == 93.5)
+        #expect(try await daemon.curl("GET", "/v1/config").decode(ConfigurationResponse.self)["levels", "calibration_offset"]?.number == 93.5)
         try await daemon.stop()
     }
 }

@@ -2,6 +2,7 @@ import FootstepConfiguration
 import FootstepCore
 import FootstepDSP
 import FootstepDaemon
+import FootstepWire
 import Foundation
 import Testing
 
@@ -39,6 +40,35 @@ struct DaemonConfigurationTests {
     }
 
     @Test func aConfigurationRoundTripsThroughItsRendering() throws {
+        let configuration = try Self.unusual()
+        #expect(configuration != DaemonConfiguration())
+        let text = configuration.renderedTOML
+        #expect(try DaemonConfiguration.parse(text, file: "rendered.toml") == configuration, "\(text)")
+        #expect(try DaemonConfiguration.parse(DaemonConfiguration().renderedTOML, file: "x.toml") == DaemonConfiguration())
+    }
+
+    /// `GET /v1/config` sends every declared key, and its values (through JSON)
+    /// written back as TOML are the same configuration.
+    @Test func theAPIsValuesAreEveryKeyOfTheFile() throws {
+        for configuration in [DaemonConfiguration(), try Self.unusual()] {
+            let response = ConfigurationResponse(configuration, path: "/etc/footstepd/footstepd.toml")
+            for setting in DaemonConfiguration.settings where !setting.key.isEmpty {
+                #expect(response[setting.section, setting.key] != nil, "\(setting.name) missing")
+            }
+            let decoded = try JSONDecoder().decode(ConfigurationResponse.self, from: JSONEncoder().encode(response))
+            #expect(decoded.path == "/etc/footstepd/footstepd.toml")
+            let text = Self.toml(decoded.settings)
+            #expect(try DaemonConfiguration.parse(text, file: "values.toml") == configuration, "\(text)")
+        }
+        let shipped = ConfigurationResponse(DaemonConfiguration(), path: nil)
+        #expect(shipped["detection", "min_interval"] == .number(0.13))
+        #expect(shipped["recording", "roll_interval"] == .number(14400))
+        #expect(shipped["detection", "model"] == ConfigurationValue.none)
+        #expect(shipped["capture", "no_such_key"] == nil)
+    }
+
+    /// A configuration with every section away from its defaults.
+    static func unusual() throws -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         configuration.capture.device = "plughw:CARD=Device,DEV=0"
         configuration.capture.sampleRate = 48000
@@ -70,10 +100,36 @@ struct DaemonConfigurationTests {
         configuration.reports.address = "Flat 2, 10 Example Road"
         configuration.reports.directory = "/srv/reports"
         configuration.reports.keep = 7
-        #expect(configuration != DaemonConfiguration())
-        let text = configuration.renderedTOML
-        #expect(try DaemonConfiguration.parse(text, file: "rendered.toml") == configuration, "\(text)")
-        #expect(try DaemonConfiguration.parse(DaemonConfiguration().renderedTOML, file: "x.toml") == DaemonConfiguration())
+        return configuration
+    }
+
+    /// The API's values written as TOML, independently of the daemon's renderer.
+    static func toml(_ settings: [String: [String: ConfigurationValue]]) -> String {
+        func literal(_ value: ConfigurationValue) -> String {
+            switch value {
+            case let .text(text): "\"\(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+            case let .integer(number): "\(number)"
+            case let .number(number): "\(number)"
+            case let .flag(flag): "\(flag)"
+            case .none: "\"\""
+            case let .list(values): "[\(values.map(literal).joined(separator: ", "))]"
+            case let .table(values): "{ \(values.sorted { $0.key < $1.key }.map { "\($0.key) = \(literal($0.value))" }.joined(separator: ", ")) }"
+            }
+        }
+        var lines: [String] = []
+        for (section, keys) in settings.sorted(by: { $0.key < $1.key }) {
+            if section == "equalizer" {
+                for band in keys["band"]?.list ?? [] {
+                    guard case let .table(fields) = band else { continue }
+                    lines.append("[[equalizer.band]]")
+                    lines += fields.sorted { $0.key < $1.key }.map { "\($0.key) = \(literal($0.value))" }
+                }
+                continue
+            }
+            lines.append("[\(section)]")
+            lines += keys.sorted { $0.key < $1.key }.map { "\($0.key) = \(literal($0.value))" }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     @Test func anEmptyFileGivesTheDefaults() throws {

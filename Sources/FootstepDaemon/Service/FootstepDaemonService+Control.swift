@@ -182,33 +182,7 @@ extension StatusResponse {
 extension ConfigurationResponse {
     /// The wire form of the configuration in force.
     public init(_ configuration: DaemonConfiguration, path: String?) {
-        self.init(
-            path: path,
-            capture: Capture(
-                device: configuration.capture.device, sampleRate: configuration.capture.sampleRate,
-                channels: configuration.capture.channels, format: configuration.capture.sampleFormat.rawValue,
-                periodFrames: configuration.capture.periodFrames),
-            recording: Recording(
-                audioFormat: configuration.recording.audioFormat.rawValue, bitDepth: configuration.recording.bitDepth.rawValue,
-                rollInterval: configuration.recording.rollInterval, clipBefore: configuration.recording.clipBefore,
-                clipAfter: configuration.recording.clipAfter, syncInterval: configuration.recording.syncInterval),
-            detection: Detection(
-                threshold: configuration.detection.threshold,
-                minInterval: configuration.detection.minimumInterOnsetInterval,
-                minConfidence: configuration.detection.minimumConfidence, model: configuration.detection.modelPath),
-            levels: Levels(calibrationOffset: configuration.levels.calibrationOffset, interval: configuration.levels.interval),
-            equalizerBands: configuration.equalizer.map(\.count).reduce(0, +),
-            schedule: configuration.schedule.description,
-            retention: Retention(
-                maxAudioBytes: configuration.retention.maximumAudioBytes,
-                maxAudioDays: configuration.retention.maximumAudioDays,
-                minFreeBytes: configuration.retention.minimumFreeBytes),
-            stateDirectory: configuration.stateDirectory,
-            socket: Socket(
-                path: configuration.socket.path, readGroup: configuration.socket.readGroup,
-                adminGroup: configuration.socket.adminGroup),
-            metrics: Metrics(port: configuration.metrics.port, address: configuration.metrics.address),
-            quietHours: configuration.reports.quietHours.description, toml: configuration.renderedTOML)
+        self.init(path: path, settings: configuration.values, toml: configuration.renderedTOML)
     }
 }
 

@@ -41,7 +41,7 @@ extension FootstepCtl {
 
         func run() async throws {
             try await connection.withClient { client in
-                let currentOffset = try await client.configuration().levels.calibrationOffset
+                let currentOffset = try await client.configuration()["levels", "calibration_offset"]?.number ?? 0
                 let progress = isatty(STDERR_FILENO) == 1
                 let measurement = try await CalibrationMeasurement.measure(
                     client: client, seconds: seconds, progress: progress)

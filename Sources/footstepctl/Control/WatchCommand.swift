@@ -23,7 +23,7 @@ extension FootstepCtl {
             let terminal = Terminal.standardOutput
             try await connection.withClient { client in
                 // The daemon's calibration decides whether the levels are absolute.
-                let calibrated = (try? await client.configuration()).map { $0.levels.calibrationOffset != 0 } ?? false
+                let calibrated = (try? await client.configuration()).map { ($0["levels", "calibration_offset"]?.number ?? 0) != 0 } ?? false
                 let unit = EventTable.levelUnit(calibrated: calibrated)
                 var received = 0
                 for try await line in client.liveLines(.liveEvents) {
