@@ -176,7 +176,7 @@ let package = Package(
             name: "FootstepAPITests",
             dependencies: [
                 "FootstepAPI", "FootstepClient", "FootstepConfiguration", "FootstepCore", "FootstepDaemon", "FootstepStore",
-                "FootstepTesting", "FootstepWire",
+                "FootstepStoreWire", "FootstepTesting", "FootstepWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

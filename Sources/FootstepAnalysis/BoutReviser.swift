@@ -81,7 +81,7 @@ struct BoutReviser {
     private mutating func remember(_ event: AnalyzedEvent) {
         historyOnsets[historyNext] = event.onsetSeconds
         historyLevels[historyNext] = event.laMax
-        historyColours[historyNext] = event.lcMax - event.laMax
+        historyColours[historyNext] = event.lcMaxLevel - event.laMax
         historyNext = (historyNext + 1) % Self.historyCapacity
         historyCount = min(historyCount + 1, Self.historyCapacity)
     }
@@ -103,7 +103,7 @@ struct BoutReviser {
         for e in bout { scratch.append(e.laMax) }
         let boutLevel = Self.percentile(50, of: &scratch)
         scratch.removeAll(keepingCapacity: true)
-        for e in bout { scratch.append(e.lcMax - e.laMax) }
+        for e in bout { scratch.append(e.lcMaxLevel - e.laMax) }
         let boutColour = Self.percentile(50, of: &scratch)
         var shares = (0.0, 0.0, 0.0, 0.0)
         for e in bout {
@@ -129,8 +129,8 @@ struct BoutReviser {
             row[5] = event.laMax - q30
             row[6] = event.laMax - boutLevel
             row[7] = boutColour - c50
-            row[8] = (event.lcMax - event.laMax) - c50
-            row[9] = log(max(event.durationSeconds, 0.01))
+            row[8] = (event.lcMaxLevel - event.laMax) - c50
+            row[9] = log(max(event.duration, 0.01))
             row[10] = shares.0 / n
             row[11] = shares.1 / n
             row[12] = shares.2 / n

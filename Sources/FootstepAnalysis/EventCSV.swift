@@ -11,7 +11,7 @@ public enum EventCSV {
         for event in events {
             text += String(
                 format: "%.3f,%@,%.3f,%.3f,%.1f,%.1f,%.1f\n", event.onsetSeconds, event.label, event.confidence,
-                event.durationSeconds, event.laMax, event.lcMax, event.peakDBFS)
+                event.duration, event.laMax, event.lcMaxLevel, event.peakDBFS)
         }
         return text
     }

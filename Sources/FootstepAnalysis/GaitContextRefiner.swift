@@ -140,7 +140,7 @@ struct GaitContextRefiner {
             }
             return horizon > onset + Self.contextSeconds
         case .footstep
-        where event.confidence < Self.loneMinimumConfidence || event.durationSeconds >= Self.ringingMinimumSeconds:
+        where event.confidence < Self.loneMinimumConfidence || event.duration >= Self.ringingMinimumSeconds:
             if !isCrowded(onset) {
                 collectNeighbours(of: onset, except: index)
                 let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1

@@ -27,7 +27,7 @@ public struct TypeRevision: Sendable, Equatable, Codable {
 extension AnalyzedEvent {
     /// Takes `revision`'s type and confidence.
     public mutating func apply(_ revision: TypeRevision) {
-        type = revision.type
-        confidence = revision.confidence
+        measurements.type = revision.type
+        measurements.confidence = revision.confidence
     }
 }

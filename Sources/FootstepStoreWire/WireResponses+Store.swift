@@ -10,12 +10,12 @@ extension EventResponse {
     /// The wire form of a stored event: its current type (the latest
     /// revision's) and, when a revision changed it, the live type it replaced.
     public init(_ event: EventRecord) {
+        var measurements = event.measurements
+        measurements.type = event.currentType
+        measurements.confidence = event.currentConfidence
         self.init(
-            id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, duration: event.duration,
-            kind: event.kind, type: event.currentType, confidence: event.currentConfidence, intensity: event.intensity,
-            laMax: event.laMax, lcMax: event.lcMax, peakDBFS: event.peakDBFS, sel: event.sel,
-            backgroundLA: event.backgroundLA, notes: event.notes, boutId: event.boutId,
-            hasClip: event.clipPath != nil, hash: event.hash,
+            id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, measurements: measurements,
+            notes: event.notes, boutId: event.boutId, hasClip: event.clipPath != nil, hash: event.hash,
             revisedFrom: event.revisedType.flatMap { $0 == event.type ? nil : event.type })
     }
 }

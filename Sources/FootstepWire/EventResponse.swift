@@ -2,29 +2,19 @@ import FootstepCore
 import Foundation
 
 /// One detected impact (`GET /v1/events`, `GET /v1/events/{id}`, each line of `/v1/events/live`).
+///
+/// Its label and levels are the store's ``EventMeasurements`` (read as
+/// `event.laMax`, …), with `type` and `confidence` the current ones (the latest
+/// revision's). On the wire they are flat keys beside the others, in snake case
+/// (`la_max`, `peak_dbfs`, `background_la`).
+@dynamicMemberLookup
 public struct EventResponse: Codable, Sendable, Equatable {
     public var id: Int64
     public var sessionId: Int64
     /// Onset time (UTC, millisecond precision).
     public var timestamp: Date
-    /// Seconds.
-    public var duration: Double
-    public var kind: EventKind
-    /// The current type: the latest revision's (see `revised_from`), or the live one.
-    public var type: FootstepType
-    /// Confidence of `type`, 0…1.
-    public var confidence: Double
-    public var intensity: Intensity
-    /// Maximum A-weighted Fast level, dB(A).
-    public var laMax: Double
-    /// Maximum C-weighted Fast level, dB(C).
-    public var lcMax: Double?
-    /// Sample peak, dBFS.
-    public var peakDBFS: Double
-    /// Sound exposure level, dB(A).
-    public var sel: Double
-    /// Background level before the event, dB(A).
-    public var backgroundLA: Double?
+    /// Duration, label (the current type: see `revisedFrom`) and levels.
+    public var measurements: EventMeasurements
     public var notes: String
     public var boutId: Int64?
     /// True when an audio clip of the event was saved (`GET /v1/events/{id}/clip`).
@@ -36,24 +26,13 @@ public struct EventResponse: Codable, Sendable, Equatable {
     public var revisedFrom: FootstepType?
 
     public init(
-        id: Int64, sessionId: Int64, timestamp: Date, duration: Double, kind: EventKind, type: FootstepType,
-        confidence: Double, intensity: Intensity, laMax: Double, lcMax: Double?, peakDBFS: Double, sel: Double,
-        backgroundLA: Double?, notes: String, boutId: Int64?, hasClip: Bool, hash: String,
-        revisedFrom: FootstepType? = nil
+        id: Int64, sessionId: Int64, timestamp: Date, measurements: EventMeasurements, notes: String, boutId: Int64?,
+        hasClip: Bool, hash: String, revisedFrom: FootstepType? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
         self.timestamp = timestamp
-        self.duration = duration
-        self.kind = kind
-        self.type = type
-        self.confidence = confidence
-        self.intensity = intensity
-        self.laMax = laMax
-        self.lcMax = lcMax
-        self.peakDBFS = peakDBFS
-        self.sel = sel
-        self.backgroundLA = backgroundLA
+        self.measurements = measurements
         self.notes = notes
         self.boutId = boutId
         self.hasClip = hasClip
@@ -61,16 +40,64 @@ public struct EventResponse: Codable, Sendable, Equatable {
         self.revisedFrom = revisedFrom
     }
 
+    /// A measured field (`event.laMax`, `event.type`, …).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<EventMeasurements, Value>) -> Value {
+        get { measurements[keyPath: field] }
+        set { measurements[keyPath: field] = newValue }
+    }
+
+    /// The wire's names: the measurements' in snake case, then the event's own.
     enum CodingKeys: String, CodingKey {
-        case id, timestamp, duration, kind, type, confidence, intensity, sel, notes, hash
-        case sessionId = "session_id"
+        case duration, kind, type, confidence, intensity, sel
         case laMax = "la_max"
         case lcMax = "lc_max"
         case peakDBFS = "peak_dbfs"
         case backgroundLA = "background_la"
+        case id, timestamp, notes, hash
+        case sessionId = "session_id"
         case boutId = "bout_id"
         case hasClip = "has_clip"
         case revisedFrom = "revised_from"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int64.self, forKey: .id)
+        sessionId = try c.decode(Int64.self, forKey: .sessionId)
+        timestamp = try c.decode(Date.self, forKey: .timestamp)
+        measurements = EventMeasurements(
+            duration: try c.decode(Double.self, forKey: .duration), kind: try c.decode(EventKind.self, forKey: .kind),
+            type: try c.decode(FootstepType.self, forKey: .type), confidence: try c.decode(Double.self, forKey: .confidence),
+            intensity: try c.decode(Intensity.self, forKey: .intensity), laMax: try c.decode(Double.self, forKey: .laMax),
+            lcMax: try c.decodeIfPresent(Double.self, forKey: .lcMax), peakDBFS: try c.decode(Double.self, forKey: .peakDBFS),
+            sel: try c.decode(Double.self, forKey: .sel), backgroundLA: try c.decodeIfPresent(Double.self, forKey: .backgroundLA))
+        notes = try c.decode(String.self, forKey: .notes)
+        boutId = try c.decodeIfPresent(Int64.self, forKey: .boutId)
+        hasClip = try c.decode(Bool.self, forKey: .hasClip)
+        hash = try c.decode(String.self, forKey: .hash)
+        revisedFrom = try c.decodeIfPresent(FootstepType.self, forKey: .revisedFrom)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(sessionId, forKey: .sessionId)
+        try c.encode(timestamp, forKey: .timestamp)
+        try c.encode(measurements.duration, forKey: .duration)
+        try c.encode(measurements.kind, forKey: .kind)
+        try c.encode(measurements.type, forKey: .type)
+        try c.encode(measurements.confidence, forKey: .confidence)
+        try c.encode(measurements.intensity, forKey: .intensity)
+        try c.encode(measurements.laMax, forKey: .laMax)
+        try c.encodeIfPresent(measurements.lcMax, forKey: .lcMax)
+        try c.encode(measurements.peakDBFS, forKey: .peakDBFS)
+        try c.encode(measurements.sel, forKey: .sel)
+        try c.encodeIfPresent(measurements.backgroundLA, forKey: .backgroundLA)
+        try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(boutId, forKey: .boutId)
+        try c.encode(hasClip, forKey: .hasClip)
+        try c.encode(hash, forKey: .hash)
+        try c.encodeIfPresent(revisedFrom, forKey: .revisedFrom)
     }
 }
 

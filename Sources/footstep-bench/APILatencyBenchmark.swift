@@ -165,11 +165,12 @@ enum APILatencyBenchmark {
                 let footstep = random.unit() < 0.85
                 return NewEvent(
                     sessionId: session.id!, frameOffset: Int64(seconds * 16_000), timestamp: start.addingTimeInterval(seconds),
-                    duration: 0.1 + random.unit() * 0.2, kind: footstep ? .footstep : .other,
-                    type: footstep ? types[Int(random.next() % UInt64(types.count))] : .unknown,
-                    confidence: random.unit(), intensity: .medium, laMax: 35 + random.unit() * 30,
-                    lcMax: 50 + random.unit() * 20, peakDBFS: -30 + random.unit() * 20, sel: 30 + random.unit() * 20,
-                    backgroundLA: 28)
+                    measurements: EventMeasurements(
+                        duration: 0.1 + random.unit() * 0.2, kind: footstep ? .footstep : .other,
+                        type: footstep ? types[Int(random.next() % UInt64(types.count))] : .unknown,
+                        confidence: random.unit(), intensity: .medium, laMax: 35 + random.unit() * 30,
+                        lcMax: 50 + random.unit() * 20, peakDBFS: -30 + random.unit() * 20,
+                        sel: 30 + random.unit() * 20, backgroundLA: 28))
             }
             try database.appendEvents(chunk)
         }

@@ -115,10 +115,13 @@ enum ReportBenchmark {
             let batch = times.enumerated().map { index, seconds -> NewEvent in
                 let isStep = Double.random(in: 0..<1, using: &generator) < 0.85
                 return NewEvent(
-                    sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: dayStart.addingTimeInterval(seconds), duration: 0.2,
-                    kind: isStep ? .footstep : .other, type: isStep ? FootstepType.classified.randomElement(using: &generator)! : .unknown,
-                    confidence: Double.random(in: 0.5..<1, using: &generator), intensity: .medium,
-                    laMax: Double.random(in: clipped.contains(index) ? 62..<66 : 30..<62, using: &generator), lcMax: 60, peakDBFS: -25, sel: 35,
+                    sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: dayStart.addingTimeInterval(seconds),
+                    measurements: EventMeasurements(
+                        duration: 0.2, kind: isStep ? .footstep : .other,
+                        type: isStep ? FootstepType.classified.randomElement(using: &generator)! : .unknown,
+                        confidence: Double.random(in: 0.5..<1, using: &generator), intensity: .medium,
+                        laMax: Double.random(in: clipped.contains(index) ? 62..<66 : 30..<62, using: &generator),
+                        lcMax: 60, peakDBFS: -25, sel: 35),
                     notes: index % 500 == 0 ? "noted by the tenant" : "")
             }
             let ids = try database.appendEvents(batch)

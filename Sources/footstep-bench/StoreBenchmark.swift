@@ -21,8 +21,9 @@ enum StoreBenchmark {
                 offset += 8_000
                 return NewEvent(
                     sessionId: session.id!, frameOffset: offset, timestamp: start.addingTimeInterval(Double(offset) / 16_000),
-                    duration: 0.12, kind: .footstep, type: .heelStrike, confidence: 0.8, intensity: .medium, laMax: 48.5,
-                    lcMax: 60.1, peakDBFS: -21, sel: 41.2, backgroundLA: 30)
+                    measurements: EventMeasurements(
+                        duration: 0.12, kind: .footstep, type: .heelStrike, confidence: 0.8, intensity: .medium,
+                        laMax: 48.5, lcMax: 60.1, peakDBFS: -21, sel: 41.2, backgroundLA: 30))
             }
         }
         print("store throughput on \(path) (WAL, SHA-256 chain), release build:")

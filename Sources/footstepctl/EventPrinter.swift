@@ -94,8 +94,8 @@ struct EventPrinter {
                 Swift.print(
                     String(
                         format: "%10.3f %8.3f  %-8@ %-12@ %6.2f  %-6@ %7.1f %7.1f %9.1f", event.onsetSeconds,
-                        event.durationSeconds, event.kind.rawValue, event.type.rawValue, event.confidence,
-                        event.intensity.rawValue, event.laMax, event.lcMax, event.peakDBFS))
+                        event.duration, event.kind.rawValue, event.type.rawValue, event.confidence,
+                        event.intensity.rawValue, event.laMax, event.lcMaxLevel, event.peakDBFS))
             }
         }
         let counts = result.countsByLabel.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -111,9 +111,9 @@ struct EventPrinter {
             Swift.print(
                 prefix
                     + String(
-                        format: "%.3f,%.3f,%@,%@,%.3f,%@,%.1f,%.1f,%.1f", event.onsetSeconds, event.durationSeconds,
+                        format: "%.3f,%.3f,%@,%@,%.3f,%@,%.1f,%.1f,%.1f", event.onsetSeconds, event.duration,
                         event.kind.rawValue, event.type.rawValue, event.confidence, event.intensity.rawValue,
-                        event.laMax, event.lcMax, event.peakDBFS))
+                        event.laMax, event.lcMaxLevel, event.peakDBFS))
         }
     }
 
@@ -143,7 +143,7 @@ struct EventPrinter {
             try container.encode("event", forKey: .record)
             try container.encode(file, forKey: .file)
             try container.encode((event.onsetSeconds * 1000).rounded() / 1000, forKey: .onset)
-            try container.encode((event.durationSeconds * 1000).rounded() / 1000, forKey: .duration)
+            try container.encode((event.duration * 1000).rounded() / 1000, forKey: .duration)
             try container.encode(event.kind, forKey: .kind)
             try container.encode(event.type, forKey: .type)
             try container.encode((event.confidence * 1000).rounded() / 1000, forKey: .confidence)
@@ -151,7 +151,7 @@ struct EventPrinter {
             try container.encode(TypeShares(event.typeProbabilities), forKey: .typeProbabilities)
             try container.encode(event.intensity, forKey: .intensity)
             try container.encode((event.laMax * 10).rounded() / 10, forKey: .laMax)
-            try container.encode((event.lcMax * 10).rounded() / 10, forKey: .lcMax)
+            try container.encode((event.lcMaxLevel * 10).rounded() / 10, forKey: .lcMax)
             try container.encode((event.peakDBFS * 10).rounded() / 10, forKey: .peak)
             try container.encode((event.sel * 10).rounded() / 10, forKey: .sel)
         }

@@ -30,7 +30,7 @@ struct ReportRecordings {
             let base = offset
             events += result.events.map {
                 ReportEvent(
-                    timestamp: base.addingTimeInterval($0.onsetSeconds), duration: $0.durationSeconds, kind: $0.kind, type: $0.type,
+                    timestamp: base.addingTimeInterval($0.onsetSeconds), duration: $0.duration, kind: $0.kind, type: $0.type,
                     confidence: $0.confidence, intensity: $0.intensity, laMax: $0.laMax, lcMax: $0.lcMax, sel: $0.sel)
             }
             let rate = Double(result.format.sampleRate)

@@ -24,8 +24,10 @@ struct DaemonRecoveryTests {
         try writer.close()
         let ids = try database.appendEvents([
             NewEvent(
-                sessionId: session.id!, frameOffset: 40000, timestamp: start.addingTimeInterval(2.5), duration: 0.1,
-                kind: .footstep, type: .stomping, confidence: 0.9, intensity: .high, laMax: 60, peakDBFS: -12, sel: 50)
+                sessionId: session.id!, frameOffset: 40000, timestamp: start.addingTimeInterval(2.5),
+                measurements: EventMeasurements(
+                    duration: 0.1, kind: .footstep, type: .stomping, confidence: 0.9, intensity: .high, laMax: 60,
+                    peakDBFS: -12, sel: 50))
         ])
 
         let report = try StartupRecovery(

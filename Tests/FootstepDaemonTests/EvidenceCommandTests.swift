@@ -26,8 +26,9 @@ struct EvidenceCommandTests {
             events.append(
                 NewEvent(
                     sessionId: id, frameOffset: Int64(i) * 40_000, timestamp: start.addingTimeInterval(seconds),
-                    duration: 0.2, kind: .footstep, type: .heelStrike, confidence: 0.5 + Double(i) / 100.0,
-                    intensity: .medium, laMax: 40 + Double(i) / 3.0, peakDBFS: -20, sel: 33.3, notes: note))
+                    measurements: EventMeasurements(
+                        duration: 0.2, kind: .footstep, type: .heelStrike, confidence: 0.5 + Double(i) / 100.0,
+                        intensity: .medium, laMax: 40 + Double(i) / 3.0, peakDBFS: -20, sel: 33.3), notes: note))
         }
         let ids = try database.appendEvents(events)
         // The bout typer named two steps again once their bout had ended.

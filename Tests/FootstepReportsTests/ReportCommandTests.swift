@@ -31,8 +31,10 @@ struct ReportCommandTests {
                 let isStep = i % 6 != 0
                 return NewEvent(
                     sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: start.addingTimeInterval(offset + seconds),
-                    duration: 0.25, kind: isStep ? .footstep : .other, type: isStep ? FootstepType.classified[i % 4] : .unknown,
-                    confidence: 0.9, intensity: .high, laMax: 35 + Double(i % 20), lcMax: 58, peakDBFS: -20, sel: 30,
+                    measurements: EventMeasurements(
+                        duration: 0.25, kind: isStep ? .footstep : .other,
+                        type: isStep ? FootstepType.classified[i % 4] : .unknown, confidence: 0.9, intensity: .high,
+                        laMax: 35 + Double(i % 20), lcMax: 58, peakDBFS: -20, sel: 30),
                     notes: i % 50 == 0 ? "bang, \"loud\"" : "")
             }
             try database.appendEvents(events)

@@ -19,10 +19,13 @@ struct ReportRowsTests {
         try database.appendEvents((0..<500).map { i in
             let seconds = Double(i) * 20 + Double.random(in: 0..<19, using: &generator)  // sub-millisecond parts too
             return NewEvent(
-                sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: start.addingTimeInterval(seconds), duration: 0.3,
-                kind: i % 5 == 0 ? .other : .footstep, type: i % 5 == 0 ? .unknown : FootstepType.classified[i % 4],
-                confidence: Double.random(in: 0..<1, using: &generator), intensity: Intensity.allCases[i % 3],
-                laMax: Double.random(in: 30..<70, using: &generator), lcMax: i % 7 == 0 ? nil : 55, peakDBFS: -20, sel: 33.5,
+                sessionId: id, frameOffset: Int64(seconds * 16000), timestamp: start.addingTimeInterval(seconds),
+                measurements: EventMeasurements(
+                    duration: 0.3, kind: i % 5 == 0 ? .other : .footstep,
+                    type: i % 5 == 0 ? .unknown : FootstepType.classified[i % 4],
+                    confidence: Double.random(in: 0..<1, using: &generator), intensity: Intensity.allCases[i % 3],
+                    laMax: Double.random(in: 30..<70, using: &generator), lcMax: i % 7 == 0 ? nil : 55, peakDBFS: -20,
+                    sel: 33.5),
                 notes: i % 100 == 0 ? "note \(i), \"quoted\"" : "")
         })
         try database.appendLevels((0..<180).map { minute in

@@ -34,8 +34,9 @@ import Testing
         let session = try store.createSession(startedAt: referenceStart, device: "hw:1", sampleRate: 16_000)
         let event = NewEvent(
             sessionId: session.id!, frameOffset: 16_000, timestamp: referenceStart.addingTimeInterval(1.0004),
-            duration: 0.1, kind: .footstep, type: .heelStrike, confidence: 0.8, intensity: .high,
-            laMax: 50.25, lcMax: nil, peakDBFS: -26, sel: 43, backgroundLA: nil)
+            measurements: EventMeasurements(
+                duration: 0.1, kind: .footstep, type: .heelStrike, confidence: 0.8, intensity: .high, laMax: 50.25,
+                lcMax: nil, peakDBFS: -26, sel: 43, backgroundLA: nil))
         let id = try store.appendEvents([event])[0]
         let stored = try #require(try store.event(id))
         let text = """

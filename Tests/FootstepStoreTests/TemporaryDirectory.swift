@@ -35,10 +35,11 @@ func makeEvent(
     return NewEvent(
         sessionId: session, audioFileId: audioFileId, frameOffset: frame,
         timestamp: NewEvent.timestamp(anchor: start, frameOffset: frame, sampleRate: sampleRate),
-        duration: 0.12, kind: kind, type: type ?? types[index % types.count],
-        confidence: Double(index % 10) / 10 + 0.05, intensity: Intensity.allCases[index % 3],
-        laMax: 40 + Double(index % 17) * 0.7, lcMax: index % 5 == 0 ? nil : 50.25,
-        peakDBFS: -26.5, sel: 37.125, backgroundLA: 28.4)
+        measurements: EventMeasurements(
+            duration: 0.12, kind: kind, type: type ?? types[index % types.count],
+            confidence: Double(index % 10) / 10 + 0.05, intensity: Intensity.allCases[index % 3],
+            laMax: 40 + Double(index % 17) * 0.7, lcMax: index % 5 == 0 ? nil : 50.25, peakDBFS: -26.5, sel: 37.125,
+            backgroundLA: 28.4))
 }
 
 /// Opens a store at `dir/footstepd.db` with one recording session.

@@ -85,7 +85,7 @@ struct SessionSink {
                 status { $0.closedFiles += 1 }
             case let .event(event, timestamp):
                 pendingEvents.append(newEvent(event, timestamp: timestamp))
-                noteData(timestamp.addingTimeInterval(event.durationSeconds))
+                noteData(timestamp.addingTimeInterval(event.duration))
             case let .revision(revision):
                 revisions.append(revision)
             case let .levels(levels, startedAt):

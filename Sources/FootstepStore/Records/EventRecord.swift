@@ -4,7 +4,7 @@ import GRDB
 
 /// One detected impact, as stored (table `event`).
 ///
-/// The evidence fields (everything from `sessionId` to `backgroundLA`) are covered by
+/// The evidence fields (`sessionId` to `timestamp` and the ``measurements``) are covered by
 /// `hash`, which also covers `previousHash`, the hash of the event appended before it
 /// (see ``EventHasher``). `notes`, `boutId`, `clipPath` and `clipSha256` are
 /// annotations added later and are deliberately outside the hash, so editing a note or
@@ -12,6 +12,7 @@ import GRDB
 /// `revisionHash` repeat the event's latest ``TypeRevisionRecord``, which is hashed
 /// onto the event (``currentType`` is what reports and exports show). Create events with
 /// ``FootstepDatabase/appendEvents(_:)``; never insert this record directly.
+@dynamicMemberLookup
 public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     /// Row id (AUTOINCREMENT: never reused, so gaps in ids are meaningful).
     public var id: Int64?
@@ -23,28 +24,9 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var frameOffset: Int64
     /// Onset time (UTC), stored with millisecond precision.
     public var timestamp: Date
-    /// Duration of the impact in seconds.
-    public var duration: Double
-    /// Footstep or other impact noise.
-    public var kind: EventKind
-    /// Footstep type (`unknown` below 0.5 confidence or for `other` events).
-    public var type: FootstepType
-    /// Classifier confidence, 0…1.
-    public var confidence: Double
-    /// Loudness relative to the background.
-    public var intensity: Intensity
-    /// Maximum A-weighted fast level, dB(A) (calibrated).
-    public var laMax: Double
-    /// Maximum C-weighted fast level, dB(C), if measured.
-    public var lcMax: Double?
-    /// Sample peak, dBFS.
-    public var peakDBFS: Double
-    /// Sound exposure level of the event, dB(A).
-    public var sel: Double
-    /// Background level just before the event, dB(A), if known: the detector's
-    /// floor-tracking Fast A level (it follows drops at once and rises over
-    /// seconds, so an event does not raise it).
-    public var backgroundLA: Double?
+    /// The label and levels as stored live (read as `event.laMax`, `event.type`, …;
+    /// one column each). `type` and `confidence` are the live ones: see ``currentType``.
+    public var measurements: EventMeasurements
     /// User notes (outside the hash).
     public var notes: String
     /// The gait bout the step belongs to (outside the hash: bouts are found after the steps).
@@ -67,10 +49,61 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension EventRecord {
+    /// A measured field (`event.laMax`, `event.type`, …).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<EventMeasurements, Value>) -> Value {
+        get { measurements[keyPath: field] }
+        set { measurements[keyPath: field] = newValue }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, sessionId, audioFileId, frameOffset, timestamp, notes, boutId, clipPath, clipSha256
+        case revisedType, revisedConfidence, revisionHash, hash, previousHash
+    }
+
+    /// Reads a row (or any flat container): the measurements' columns sit beside the others.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        sessionId = try container.decode(Int64.self, forKey: .sessionId)
+        audioFileId = try container.decodeIfPresent(Int64.self, forKey: .audioFileId)
+        frameOffset = try container.decode(Int64.self, forKey: .frameOffset)
+        timestamp = try container.decode(Date.self, forKey: .timestamp)
+        measurements = try EventMeasurements(from: decoder)
+        notes = try container.decode(String.self, forKey: .notes)
+        boutId = try container.decodeIfPresent(Int64.self, forKey: .boutId)
+        clipPath = try container.decodeIfPresent(String.self, forKey: .clipPath)
+        clipSha256 = try container.decodeIfPresent(String.self, forKey: .clipSha256)
+        revisedType = try container.decodeIfPresent(FootstepType.self, forKey: .revisedType)
+        revisedConfidence = try container.decodeIfPresent(Double.self, forKey: .revisedConfidence)
+        revisionHash = try container.decodeIfPresent(String.self, forKey: .revisionHash)
+        hash = try container.decode(String.self, forKey: .hash)
+        previousHash = try container.decode(String.self, forKey: .previousHash)
+    }
+
+    /// Writes one flat object, the measurements' fields beside the others.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encodeIfPresent(audioFileId, forKey: .audioFileId)
+        try container.encode(frameOffset, forKey: .frameOffset)
+        try container.encode(timestamp, forKey: .timestamp)
+        try measurements.encode(to: encoder)
+        try container.encode(notes, forKey: .notes)
+        try container.encodeIfPresent(boutId, forKey: .boutId)
+        try container.encodeIfPresent(clipPath, forKey: .clipPath)
+        try container.encodeIfPresent(clipSha256, forKey: .clipSha256)
+        try container.encodeIfPresent(revisedType, forKey: .revisedType)
+        try container.encodeIfPresent(revisedConfidence, forKey: .revisedConfidence)
+        try container.encodeIfPresent(revisionHash, forKey: .revisionHash)
+        try container.encode(hash, forKey: .hash)
+        try container.encode(previousHash, forKey: .previousHash)
+    }
+
     /// The type as it stands: the latest revision's, or the stored one.
-    public var currentType: FootstepType { revisedType ?? type }
+    public var currentType: FootstepType { revisedType ?? measurements.type }
     /// The confidence of ``currentType``.
-    public var currentConfidence: Double { revisedConfidence ?? confidence }
+    public var currentConfidence: Double { revisedConfidence ?? measurements.confidence }
 }
 
 // Deliberately not PersistableRecord: events enter only through appendEvents, which

@@ -88,8 +88,9 @@ final class StoreBackend: ControlBackend {
             return NewEvent(
                 sessionId: session.id!, audioFileId: nil, frameOffset: frame,
                 timestamp: NewEvent.timestamp(anchor: start, frameOffset: frame, sampleRate: 16_000),
-                duration: 0.12, kind: .footstep, type: types[index % types.count], confidence: 0.8, intensity: .medium,
-                laMax: 45, lcMax: 55, peakDBFS: -20, sel: 40, backgroundLA: 30)
+                measurements: EventMeasurements(
+                    duration: 0.12, kind: .footstep, type: types[index % types.count], confidence: 0.8,
+                    intensity: .medium, laMax: 45, lcMax: 55, peakDBFS: -20, sel: 40, backgroundLA: 30))
         }
         return (session.id!, try store.appendEvents(events))
     }
