@@ -13,8 +13,9 @@ background mix and one SNR. Its footsteps come in bouts of one type:
 A step's type is relative to its walker: the same samples make every type,
 so only cadence, the relation to the walker's ordinary steps and the
 envelope tell them apart (as in a real flat). Some clips have a second walker
-at the same time. Distractors (doors, drops, knocks, thuds, drum hits) land
-between steps, alone or in groups (a knock's 2-4 raps, a drum pattern), and
+at the same time. Distractors (doors, drops, knocks, thuds, drum hits, laughs
+and coughs, chairs dragged) land between steps, alone or in groups (a knock's
+2-4 raps, a drum pattern, a fit of coughing, a chair dragged and set down), and
 some clips hold only distractors and background. Ground truth is written in
 the independent scorer's format: CLIP.wav with CLIP.csv
 `onset_s,offset_s,label` (a footstep type or `other:<category>`), and
@@ -155,6 +156,15 @@ def add_distractors(track, rng, distractors, seconds, per_minute):
                 h = hits[int(rng.integers(len(hits)))]
                 if track.free(t + k * beat, 0.2):
                     track.place(t + k * beat, h.samples, "other:music_hit", level + rng.normal(0, 1.5))
+        elif d.category == "voice" and rng.random() < 0.4:
+            for k in range(int(rng.integers(2, 4))):  # a fit of coughing, a laugh that goes on
+                track.place(t + k * rng.uniform(0.35, 0.8), d.samples, "other:voice", level - 1.5 * k)
+        elif d.category == "scrape":
+            track.place(t, d.samples, "other:scrape", level - 4)
+            thuds = [x for x in distractors if x.category in ("thud", "knock")]
+            if thuds and rng.random() < 0.5:  # the chair set down
+                h = thuds[int(rng.integers(len(thuds)))]
+                track.place(t + len(d.samples) / RATE + rng.uniform(0.05, 0.3), h.samples, "other:" + h.category, level)
         else:
             track.place(t, d.samples, "other:" + d.category, level)
 

@@ -26,12 +26,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MANIFEST = os.path.join(ROOT, "tools", "training-data", "manifest.csv")
 
 FOLDS = {
-    0: {"0ad-data"},
-    1: {"openclonk-data", "megaglest-data"},
-    2: {"lugaru-data", "freedroidrpg-data", "freedink-data", "tuxfootball"},
-    3: {"berusky2-data"},
+    0: {"0ad-data", "monsterz-data"},
+    1: {"openclonk-data", "megaglest-data", "bambam"},
+    2: {"lugaru-data", "freedroidrpg-data", "freedink-data", "tuxfootball", "trackballs-data"},
+    3: {"berusky2-data", "extremetuxracer-data"},
 }
-LOCKBOX = {"redeclipse-data", "castle-game-engine-doc", "kgoldrunner", "warmux-data"}
+LOCKBOX = {"redeclipse-data", "castle-game-engine-doc", "kgoldrunner", "warmux-data", "flightgear-data-base"}
 LOCKBOX_FOLD = "lockbox"
 # Speech and music used as backgrounds in every fold (they are not what is classified).
 BACKGROUND_PACKAGES = {"asterisk-core-sounds-en-wav", "asterisk-moh-opsound-wav", "alsa-utils"}
@@ -42,7 +42,8 @@ KIT_FOLDS = {
     "HardElectro1": 0, "Millo-Drums_v.1": 1, "Millo_MultiLayered2": 2, "Millo_MultiLayered3": 3,
     "BJA_Pacific": LOCKBOX_FOLD,
 }
-DISTRACTOR_CATEGORIES = {"door", "knock", "drop", "thud", "music_hit", "other"}
+# voice: laughs, giggles, grunts, a cough; scrape: a slide cut short, for a chair or furniture dragged.
+DISTRACTOR_CATEGORIES = {"door", "knock", "drop", "thud", "music_hit", "other", "voice", "scrape"}
 
 
 def family(row):
@@ -157,6 +158,17 @@ def load(wav_dir, manifest=MANIFEST):
             if cat == "footstep":
                 for i, piece in enumerate(split_impacts(x)):
                     out[fold]["steps"].append(Sound(piece, family(row), cat, f"{wav_name(row)}#{i}"))
+            elif cat == "scrape":
+                # A chair or a piece of furniture dragged: 0.3-1.2 s of a long slide, several pieces per file.
+                seed = stable_hash(wav_name(row))
+                for i in range(4):
+                    length = int((0.3 + 0.3 * i) * RATE)
+                    start = (seed >> (4 * i)) % max(1, len(x) - length)
+                    piece = x[start:start + length].copy()
+                    fade = int(0.05 * RATE)
+                    piece[:fade] *= np.linspace(0, 1, fade)
+                    piece[-fade:] *= np.linspace(1, 0, fade)
+                    out[fold]["distractors"].append(Sound(piece, family(row), cat, f"{wav_name(row)}#{i}"))
             elif cat in DISTRACTOR_CATEGORIES:
                 out[fold]["distractors"].append(Sound(x[: int(2.5 * RATE)], family(row), cat, wav_name(row)))
             # a fold's own speech and music are not used: backgrounds come from BACKGROUND_PACKAGES

@@ -48,7 +48,9 @@ def dataset(binary, out, work, synthetic_scenarios, jobs):
         if not os.path.exists(binary):
             sys.exit(f"{binary} missing: swift build -c release --product footstep-dataset")
         path = os.path.join(work, f"fold{k}.csv")
-        if not os.path.exists(path):
+        # Features of clips built since are stale: `footstep_eval.py build --force` rewrites clips_meta.csv.
+        meta = os.path.join(out, "train", str(k), "clips_meta.csv")
+        if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(meta):
             subprocess.run([binary, "--split", "train", "--scenarios", "1", "--duration", "5", "--labelled",
                             clips, "-o", path], check=True)
         paths[k] = path

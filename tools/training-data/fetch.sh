@@ -85,6 +85,8 @@ done
 for p in $PKGS; do
     deb=$(ls "$OUT/debs/${p}_"*.deb | head -1)
     dest="$OUT/$p"
+    # a fresh copy each run (an earlier run may have unpacked an archive member in place)
+    rm -rf "$dest"
     mkdir -p "$dest"
     # plain members: list of ./path ; group members: list of GROUP (archive file)
     python3 - "$MANIFEST" "$p" > "$OUT/.members.$p" <<'EOF'
