@@ -7,7 +7,7 @@ import FootstepCore
 ///
 /// ``DaemonConfiguration/settings`` lists every key. The parser
 /// (``DaemonConfiguration/parse(_:file:)``), the effective configuration that
-/// `--check-config`, `config show` and the API print (``DaemonConfiguration/renderedTOML``)
+/// `--check-config`, `config show` and the API print (``DaemonConfiguration/renderedTOML``),
 /// the shipped file (``DaemonConfiguration/documentedTOML``, compared with
 /// `config/footstepd.toml` by a test) and the values the API sends
 /// (``DaemonConfiguration/values``) all come from that list.
