@@ -50,15 +50,20 @@ public struct EventMeasurements: Sendable, Hashable, Codable {
     /// becomes -200 dB (or nil where it is optional), the duration is at least
     /// 0 and the confidence within 0…1.
     public var storable: EventMeasurements {
-        func finite(_ value: Double) -> Double { value.isFinite ? value : -200 }
         var copy = self
         copy.duration = max(0, duration.isFinite ? duration : 0)
         copy.confidence = min(1, max(0, confidence.isFinite ? confidence : 0))
-        copy.laMax = finite(laMax)
+        copy.laMax = laMax.storableLevel
         copy.lcMax = lcMax.flatMap { $0.isFinite ? $0 : nil }
-        copy.peakDBFS = finite(peakDBFS)
-        copy.sel = finite(sel)
+        copy.peakDBFS = peakDBFS.storableLevel
+        copy.sel = sel.storableLevel
         copy.backgroundLA = backgroundLA.flatMap { $0.isFinite ? $0 : nil }
         return copy
     }
+}
+
+extension Double {
+    /// A level as the store keeps it: a level that is not finite (digital
+    /// silence) becomes -200 dB, far below anything audible.
+    public var storableLevel: Double { isFinite ? self : -200 }
 }

@@ -93,13 +93,14 @@ struct SessionSink {
                 guard seconds > 0 else { continue }
                 pendingLevels.append(
                     LevelMinuteRecord(
-                        sessionId: sessionId, startedAt: startedAt, seconds: seconds, laeq: finite(levels.laeq),
-                        lceq: finite(levels.lceq), lafMax: finite(levels.lafMax), lafMin: finite(levels.lafMin),
-                        la10: finite(levels.la10), la90: finite(levels.la90)))
+                        sessionId: sessionId, startedAt: startedAt, seconds: seconds,
+                        laeq: levels.laeq.storableLevel, lceq: levels.lceq.storableLevel,
+                        lafMax: levels.lafMax.storableLevel, lafMin: levels.lafMin.storableLevel,
+                        la10: levels.la10.storableLevel, la90: levels.la90.storableLevel))
                 noteData(startedAt.addingTimeInterval(seconds))
             case let .level(laf, laeq, time):
                 let reading = LiveLevelReading(
-                    time: time, lafDB: finite(laf), laeqDB: finite(laeq), band: LevelBand(levelDB: laf),
+                    time: time, lafDB: laf.storableLevel, laeqDB: laeq.storableLevel, band: LevelBand(levelDB: laf),
                     calibrated: feeds.calibrated)
                 feeds.levels.publish(reading)
                 lastReading = reading
@@ -328,9 +329,6 @@ struct SessionSink {
             ])
     }
 }
-
-/// Non-finite levels (digital silence) are stored as -200 dB, far below anything audible.
-func finite(_ value: Double) -> Double { value.isFinite ? value : -200 }
 
 /// `+12 ms`, `-1.250 s`.
 func milliseconds(_ seconds: Double) -> String {
