@@ -7,9 +7,11 @@ Creates tools/.venv (numpy + scikit-learn pinned in tools/requirements-train.txt
 on first use and re-runs itself there. The training data are the evaluation's
 training clips (real recordings of folds 0-3, tools/eval/footstep_eval.py build;
 never the lockbox) and the built-in synthesizer's scenarios, both through the
-real detector (`footstep-dataset`). The model is a one-hidden-layer MLP over
-standardised features with temperature scaling fitted on out-of-fold
-predictions. Everything is seeded: the same repository gives the same model.
+real detector (`footstep-dataset`). The model is gradient-boosted trees
+(scikit-learn's HistGradientBoostingClassifier; `--model mlp` for a
+one-hidden-layer MLP over standardised features) with temperature scaling
+fitted on out-of-fold predictions. Everything is seeded: the same repository
+gives the same model.
 
 This file also holds the helpers tools/eval/train_folds.py uses (loading a
 dataset, the model's forward pass, calibration, validation figures, writing
@@ -57,6 +59,8 @@ def load(path):
 
 def logits(model, Xs):
     import numpy as np
+    if hasattr(model, "_predictors"):
+        return model.decision_function(Xs)
     if hasattr(model, "coefs_"):
         h = Xs
         for i, (W, b) in enumerate(zip(model.coefs_, model.intercepts_)):
@@ -155,9 +159,56 @@ def dataset_version():
     ).decode().strip()
 
 
+def export_trees(model):
+    """A HistGradientBoostingClassifier as FootstepModel's `trees` (TreeEnsemble): per tree its class
+    and its nodes; a leaf has feature -1. Checked against the model's own decision_function by tree_logits."""
+    import numpy as np
+    baseline = np.asarray(model._baseline_prediction, dtype=float).reshape(-1)
+    trees = []
+    for iteration in model._predictors:
+        for output, predictor in enumerate(iteration):
+            nodes = predictor.nodes
+            leaf = nodes["is_leaf"].astype(bool)
+            trees.append({
+                "output": output,
+                "feature": np.where(leaf, -1, nodes["feature_idx"]).astype(int).tolist(),
+                "threshold": np.where(leaf, 0.0, nodes["num_threshold"]).astype(float).tolist(),
+                "left": np.where(leaf, 0, nodes["left"]).astype(int).tolist(),
+                "right": np.where(leaf, 0, nodes["right"]).astype(int).tolist(),
+                "missingLeft": [bool(v) for v in nodes["missing_go_to_left"]],
+                "value": np.where(leaf, nodes["value"], 0.0).astype(float).tolist(),
+            })
+    return {"baseline": baseline.tolist(), "trees": trees}
+
+
+def tree_logits(ensemble, X):
+    """FootstepModel's tree walk in numpy (the Swift FlatTreeEnsemble), for checking an export."""
+    import numpy as np
+    z = np.tile(np.array(ensemble["baseline"]), (len(X), 1))
+    for tree in ensemble["trees"]:
+        feature, threshold = np.array(tree["feature"]), np.array(tree["threshold"])
+        left, right, missing = np.array(tree["left"]), np.array(tree["right"]), np.array(tree["missingLeft"])
+        node = np.zeros(len(X), dtype=int)
+        while True:
+            inner = feature[node] >= 0
+            if not inner.any():
+                break
+            rows = np.nonzero(inner)[0]
+            n = node[rows]
+            x = X[rows, feature[n]]
+            go_left = np.where(np.isnan(x), missing[n], x <= threshold[n])
+            node[rows] = np.where(go_left, left[n], right[n])
+        z[:, tree["output"]] += np.array(tree["value"])[node]
+    return z
+
+
 def write_model(path, model, names, mean, scale, temperature, training, validation):
-    """Writes the model file FootstepModel reads (an sklearn MLPClassifier or LogisticRegression)."""
-    if hasattr(model, "coefs_"):
+    """Writes the model file FootstepModel reads (an sklearn HistGradientBoostingClassifier,
+    MLPClassifier or LogisticRegression)."""
+    trees = None
+    if hasattr(model, "_predictors"):
+        layers, trees = [], export_trees(model)
+    elif hasattr(model, "coefs_"):
         layers = [{"weights": W.T.tolist(), "biases": b.tolist(), "activation": "relu" if i < len(model.coefs_) - 1 else "linear"}
                   for i, (W, b) in enumerate(zip(model.coefs_, model.intercepts_))]
     else:
@@ -175,17 +226,19 @@ def write_model(path, model, names, mean, scale, temperature, training, validati
         "means": mean.tolist(),
         "scales": scale.tolist(),
         "layers": layers,
+        **({"trees": trees} if trees else {}),
         "temperature": temperature,
         "validation": validation,
     }
 
-    def rounded(o):
+    def rounded(o, key=None):
         if isinstance(o, float):
-            return float(f"{o:.7g}")
+            # A split threshold keeps every digit: rounded, a value on it could go the other way.
+            return o if key == "threshold" else float(f"{o:.7g}")
         if isinstance(o, list):
-            return [rounded(v) for v in o]
+            return [rounded(v, key) for v in o]
         if isinstance(o, dict):
-            return {k: rounded(v) for k, v in o.items()}
+            return {k: rounded(v, k) for k, v in o.items()}
         return o
     with open(path, "w") as f:
         json.dump(rounded(document), f, separators=(",", ":"))

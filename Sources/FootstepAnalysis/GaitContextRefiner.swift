@@ -26,8 +26,10 @@ import FootstepCore
 ///   the beat would make one, with another impact of any kind less than
 ///   `crowdingGap` (0.25 s) before or after it is `other`: knock groups, taps
 ///   and rattles come faster than any gait (a run of 3.6 steps/s is 0.28 s a
-///   step). A footstep looks at the impacts known when it has company and
-///   does not wait for one that might follow (live latency); a rescue waits.
+///   step). An impact more than `crowdingQuieterLimit` (6 dB) quieter does
+///   not count: it is the louder one's own ring. A footstep looks at the
+///   impacts known when it has company and does not wait for one that might
+///   follow (live latency); a rescue waits.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
@@ -60,6 +62,10 @@ struct GaitContextRefiner {
     static let contextSeconds = 2 * stepIntervals.upperBound
     /// An unsure step with another impact closer than this is not a step.
     static let crowdingGap = 0.25
+    /// An impact more than this many dB (LAFmax) quieter does not crowd: it
+    /// is the louder one's ring or rebound (a slab rings on after a stomp),
+    /// not a second impact.
+    static let crowdingQuieterLimit = 6.0
 
     /// Events not released yet, in onset order.
     private var pending: [AnalyzedEvent] = []
@@ -68,7 +74,7 @@ struct GaitContextRefiner {
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
     /// Onsets of every impact added within `contextSeconds` of a held one.
-    private var recentOnsets: [Double] = []
+    private var recentOnsets: [(onset: Double, laMax: Double)] = []
     private let capacity = 128
     /// Names each released footstep's type from its bout.
     private var typing = BoutTyping()
@@ -88,7 +94,7 @@ struct GaitContextRefiner {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
         if recentOnsets.count == 3 * capacity { recentOnsets.removeFirst() }
-        recentOnsets.append(event.onsetSeconds)
+        recentOnsets.append((event.onsetSeconds, event.laMax))
     }
 
     /// Releases the events whose label is settled, given that every impact
@@ -100,7 +106,7 @@ struct GaitContextRefiner {
         }
         if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
-            recentOnsets.removeAll { $0 < oldest - Self.contextSeconds }
+            recentOnsets.removeAll { $0.onset < oldest - Self.contextSeconds }
         }
         reviser?.advance(to: horizon, output: output)
     }
@@ -129,7 +135,7 @@ struct GaitContextRefiner {
         let onset = event.onsetSeconds
         switch event.kind {
         case .other where event.footstepProbability >= Self.rhythmMinimumProbability:
-            if isCrowded(onset) { return true }
+            if isCrowded(event) { return true }
             collectNeighbours(of: onset, except: index)
             if isOnBeat(onset) {
                 guard horizon > onset + Self.crowdingGap else { return false }
@@ -141,7 +147,7 @@ struct GaitContextRefiner {
             return horizon > onset + Self.contextSeconds
         case .footstep
         where event.confidence < Self.loneMinimumConfidence || event.duration >= Self.ringingMinimumSeconds:
-            if !isCrowded(onset) {
+            if !isCrowded(event) {
                 collectNeighbours(of: onset, except: index)
                 let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
                 if footstepsWithinBoutInterval(of: onset) >= company { return true }
@@ -191,10 +197,15 @@ struct GaitContextRefiner {
         return neighbours.contains { abs($0 - time) <= tolerance }
     }
 
-    /// Whether another impact of any kind is within `crowdingGap` of `onset`
-    /// (onsets of distinct impacts differ: the detector keeps them apart).
-    private func isCrowded(_ onset: Double) -> Bool {
-        recentOnsets.contains { $0 != onset && abs($0 - onset) < Self.crowdingGap }
+    /// Whether another impact of any kind, no more than `crowdingQuieterLimit`
+    /// quieter, is within `crowdingGap` of `event` (onsets of distinct impacts
+    /// differ: the detector keeps them apart).
+    private func isCrowded(_ event: AnalyzedEvent) -> Bool {
+        let onset = event.onsetSeconds
+        return recentOnsets.contains {
+            $0.onset != onset && abs($0.onset - onset) < Self.crowdingGap
+                && $0.laMax >= event.laMax - Self.crowdingQuieterLimit
+        }
     }
 
     /// How many footsteps are within a bout's step interval of `onset`.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The classifier's model file (`Resources/footstep-model.json`, written by
-/// `tools/train_classifier.py`): standardisation, a small dense network
-/// (logistic regression is one linear layer), a softmax temperature and,
+/// `tools/train_classifier.py`): standardisation, then either a small dense
+/// network (logistic regression is one linear layer) or gradient-boosted
+/// trees (`trees`, with `layers` empty), a softmax temperature and,
 /// optionally, the bout typer.
 public struct FootstepModel: Sendable, Codable {
     /// One dense layer: `weights[out][in]`, `biases[out]`, then the activation.
@@ -11,6 +12,12 @@ public struct FootstepModel: Sendable, Codable {
         public var biases: [Double]
         /// `relu` or `linear`.
         public var activation: String
+
+        public init(weights: [[Double]], biases: [Double], activation: String) {
+            self.weights = weights
+            self.biases = biases
+            self.activation = activation
+        }
     }
 
     public static let formatName = "footstepd-event-classifier"
@@ -28,7 +35,10 @@ public struct FootstepModel: Sendable, Codable {
     public var features: [String]
     public var means: [Double]
     public var scales: [Double]
+    /// The network's layers; empty when the model is `trees`.
     public var layers: [Layer]
+    /// The tree ensemble, over the standardised features; nil for a network.
+    public var trees: TreeEnsemble?
     public var temperature: Double
     /// Names a footstep's type from its whole bout (`BoutReviser`); files
     /// without one keep the live types.
@@ -84,6 +94,16 @@ public struct FootstepModel: Sendable, Codable {
         }
         guard temperature.isFinite, temperature > 0 else {
             throw .modelInvalid(path: path, reason: "temperature must be positive")
+        }
+        if let trees {
+            guard layers.isEmpty else {
+                throw .modelInvalid(path: path, reason: "a model has layers or trees, not both")
+            }
+            if let problem = trees.validate(features: features.count, classes: classes.count) {
+                throw .modelInvalid(path: path, reason: problem)
+            }
+            try boutTyper?.validate(path: path)
+            return
         }
         var inputs = features.count
         for (index, layer) in layers.enumerated() {

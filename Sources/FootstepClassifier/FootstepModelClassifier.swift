@@ -20,6 +20,9 @@ public struct FootstepModelClassifier: EventClassifier {
     private let weights: [[Double]]
     private let biases: [[Double]]
     private let relu: [Bool]
+    /// The model's trees, when it is an ensemble instead of a network.
+    private let trees: FlatTreeEnsemble?
+    /// The standardised features, then each layer's outputs; the last holds the logits.
     private var activations: [[Double]]
     /// Probabilities of the last event, in `FootstepModel.classNames` order.
     public private(set) var probabilities: [Double]
@@ -32,8 +35,10 @@ public struct FootstepModelClassifier: EventClassifier {
         weights = model.layers.map { $0.weights.flatMap { $0 } }
         biases = model.layers.map(\.biases)
         relu = model.layers.map { $0.activation == "relu" }
-        activations = [[Double](repeating: 0, count: model.features.count)] + model.layers.map {
-            [Double](repeating: 0, count: $0.biases.count)
+        trees = model.trees.map(FlatTreeEnsemble.init)
+        let widths = model.trees == nil ? model.layers.map(\.biases.count) : [FootstepModel.classNames.count]
+        activations = [[Double](repeating: 0, count: model.features.count)] + widths.map {
+            [Double](repeating: 0, count: $0)
         }
         probabilities = [Double](repeating: 0, count: FootstepModel.classNames.count)
     }
@@ -58,6 +63,7 @@ public struct FootstepModelClassifier: EventClassifier {
             let value = features[i].isFinite ? features[i] : 0
             activations[0][i] = (value - model.means[i]) / model.scales[i]
         }
+        if let trees { trees.logits(activations[0], into: &activations[1]) }
         for layer in 0..<weights.count {
             let inputs = activations[layer].count
             let outputs = biases[layer].count
@@ -69,7 +75,7 @@ public struct FootstepModelClassifier: EventClassifier {
             }
         }
         // Softmax with temperature.
-        let logits = weights.count
+        let logits = activations.count - 1
         let temperature = model.temperature
         var largest = -Double.infinity
         for value in activations[logits] { largest = max(largest, value / temperature) }

@@ -295,7 +295,8 @@ struct FootstepctlCommandTests {
                     == "footstepctl: permission denied on \(daemon.socketPath): join the group `footstepd` (sudo usermod -aG footstepd $USER) or use sudo\n")
 
             // With the socket opened up, the daemon itself refuses the connection at accept (403:
-            // this user may not even read) and names the read group.
+            // this user may not even read) and names the read group; the recording goes on.
+            #expect(await waitUntil(10) { daemon.daemon.status.sessionId != nil }, "no session started")
             chmod(daemon.socketPath, 0o666)
             let forbidden = try SetprivRunner.run(["stop", "--socket", daemon.socketPath])
             #expect(forbidden.status == 77)

@@ -11,10 +11,11 @@ import Testing
 
     static func event(
         at onset: Double, _ kind: EventKind, _ type: FootstepType = .unknown, confidence: Double,
-        footstep: Double? = nil, ringing duration: Double = 0.1
+        footstep: Double? = nil, ringing duration: Double = 0.1, laMax: Double = 60
     ) -> AnalyzedEvent {
         let impact = ImpactEvent(
-            onsetFrame: Int64((onset * rate).rounded()), durationFrames: Int((duration * rate).rounded()), peakDBFS: -20, lafMax: 60, lcfMax: 65,
+            onsetFrame: Int64((onset * rate).rounded()), durationFrames: Int((duration * rate).rounded()), peakDBFS: -20, lafMax: laMax,
+            lcfMax: laMax + 5,
             sel: 55, backgroundLAF: 40, strength: 3, detectorConfidence: 0.8, framesSincePreviousOnset: nil)
         let classification = Classification(
             kind: kind, type: type, confidence: confidence, intensity: .medium, footstepProbability: footstep)
@@ -162,6 +163,21 @@ import Testing
             let out = Self.refine(events)
             #expect(out.count == 7)
             #expect(out.first { $0.onsetSeconds == 30.0 }?.kind == .other, "crowded by an impact at \(crowd) s")
+        }
+    }
+
+    @Test func aMuchQuieterImpactIsTheRingNotACrowd() {
+        // A slab rings on after a stomp and fires the detector again, 8 dB down, 0.2 s later:
+        // the stomps of a walk keep their label. The same impact only 3 dB down crowds them.
+        for (ringLevel, kept) in [(52.0, true), (57.0, false)] {
+            var events: [AnalyzedEvent] = []
+            for onset in [10.0, 10.7, 11.4, 12.1] {
+                events.append(Self.event(at: onset, .footstep, .stomping, confidence: 0.7))
+                events.append(Self.event(at: onset + 0.2, .other, confidence: 0.99, laMax: ringLevel))
+            }
+            let steps = Self.refine(events).filter { [10.0, 10.7, 11.4, 12.1].contains($0.onsetSeconds) }
+            #expect(steps.count == 4)
+            #expect(steps.allSatisfy { ($0.kind == .footstep) == kept }, "ring at \(ringLevel) dB, stomps at 60 dB")
         }
     }
 

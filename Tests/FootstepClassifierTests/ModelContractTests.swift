@@ -152,7 +152,7 @@ import Testing
         #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: model) }
 
         model = try FootstepModel.bundled()
-        model.layers[0].biases.removeLast()
+        model.trees?.baseline.removeLast()
         #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: model) }
     }
 

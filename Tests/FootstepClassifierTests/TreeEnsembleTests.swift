@@ -1,0 +1,103 @@
+import FootstepClassifier
+import FootstepCore
+import Foundation
+import Testing
+
+/// The model file's tree ensemble: the walk, the softmax over its logits and
+/// the checks that keep a malformed file out.
+@Suite struct TreeEnsembleTests {
+    /// One stump on feature 0 (standardised): at or below 0 adds 2 to `other`,
+    /// above it 2 to `heel_strike`; a missing value goes right.
+    static func stump() -> TreeEnsemble.Tree {
+        TreeEnsemble.Tree(
+            output: 4, feature: [0, -1, -1], threshold: [0, 0, 0], left: [1, 0, 0], right: [2, 0, 0],
+            missingLeft: [false, false, false], value: [0, 2, -1])
+    }
+
+    static func model(_ trees: [TreeEnsemble.Tree], baseline: [Double] = [0, 0, 0, 0, 0]) throws -> FootstepModel {
+        var model = try FootstepModel.bundled()
+        model.layers = []
+        model.trees = TreeEnsemble(baseline: baseline, trees: trees)
+        model.temperature = 1
+        return model
+    }
+
+    @Test func theWalkAddsEachTreesLeafToItsClass() throws {
+        var heel = Self.stump()
+        heel.output = 1
+        heel.value = [0, -1, 2]
+        var classifier = try FootstepModelClassifier(model: Self.model([Self.stump(), heel], baseline: [0, 0.5, 0, 0, 0]))
+        let model = classifier.model
+        var features = model.means
+        // Standardised feature 0 = -1: other gets 2, heel_strike 0.5 - 1.
+        features[0] = model.means[0] - model.scales[0]
+        var result = classifier.predict(features: features, intensity: .medium)
+        var logits = [0.0, -0.5, 0, 0, 2]
+        var total = logits.map(exp).reduce(0, +)
+        for k in 0..<5 { #expect(abs(classifier.probabilities[k] - exp(logits[k]) / total) < 1e-12) }
+        #expect(result.kind == .other)
+        // Standardised feature 0 = +1: heel_strike gets 0.5 + 2, other -1.
+        features[0] = model.means[0] + model.scales[0]
+        result = classifier.predict(features: features, intensity: .medium)
+        logits = [0.0, 2.5, 0, 0, -1]
+        total = logits.map(exp).reduce(0, +)
+        for k in 0..<5 { #expect(abs(classifier.probabilities[k] - exp(logits[k]) / total) < 1e-12) }
+        #expect(result.kind == .footstep && result.type == .heelStrike)
+        #expect(abs(result.confidence - exp(2.5) / total) < 1e-12)
+    }
+
+    @Test func theShippedModelIsAnEnsembleThatSeparatesItsClasses() throws {
+        let model = try FootstepModel.bundled()
+        let trees = try #require(model.trees)
+        #expect(model.layers.isEmpty)
+        #expect(Set(trees.trees.map(\.output)) == Set(0..<5), "every class has trees")
+    }
+
+    @Test func malformedEnsemblesAreClearErrors() throws {
+        var backwards = Self.stump()
+        backwards.left[0] = 0  // a child that is its own parent would never end
+        var outOfRange = Self.stump()
+        outOfRange.feature[0] = EventFeatures.count
+        var short = Self.stump()
+        short.value.removeLast()
+        var noClass = Self.stump()
+        noClass.output = 5
+        for (tree, expected) in [(backwards, "child"), (outOfRange, "feature"), (short, "lengths"), (noClass, "output")] {
+            let model = try Self.model([tree])
+            do {
+                _ = try FootstepModelClassifier(model: model)
+                Issue.record("a tree with a bad \(expected) loaded")
+            } catch {
+                guard case let .modelInvalid(_, reason) = error else { Issue.record("\(error)"); continue }
+                #expect(reason.contains(expected), "\(reason)")
+            }
+        }
+        #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: Self.model([Self.stump()], baseline: [0, 0])) }
+        #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: Self.model([])) }
+        // Layers and trees together are not a model.
+        var both = try Self.model([Self.stump()])
+        both.layers = [
+            .init(weights: Array(repeating: Array(repeating: 0, count: EventFeatures.count), count: 5), biases: [0, 0, 0, 0, 0], activation: "linear")
+        ]
+        #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: both) }
+    }
+
+    @Test func aNetworkModelStillLoadsAndPredicts() throws {
+        // One linear layer (logistic regression) that always favours running.
+        var model = try FootstepModel.bundled()
+        model.trees = nil
+        model.temperature = 1
+        model.layers = [
+            .init(weights: Array(repeating: Array(repeating: 0, count: EventFeatures.count), count: 5), biases: [0, 0, 0, 3, 0], activation: "linear")
+        ]
+        var classifier = try FootstepModelClassifier(model: model)
+        let result = classifier.predict(features: model.means, intensity: .low)
+        #expect(result.kind == .footstep && result.type == .running)
+        #expect(abs(result.confidence - exp(3) / (exp(3) + 4)) < 1e-12)
+        // A saved model file round-trips through the loader.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("network-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONEncoder().encode(model).write(to: file)
+        #expect(try FootstepModel.load(contentsOf: file).layers.count == 1)
+    }
+}
