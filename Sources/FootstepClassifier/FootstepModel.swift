@@ -102,9 +102,14 @@ public struct FootstepModel: Sendable, Codable {
             if let problem = trees.validate(features: features.count, classes: classes.count) {
                 throw .modelInvalid(path: path, reason: problem)
             }
-            try boutTyper?.validate(path: path)
-            return
+        } else {
+            try validateLayers(path: path)
         }
+        try boutTyper?.validate(path: path)
+    }
+
+    /// Checks that the layers chain from the features to one output per class.
+    private func validateLayers(path: String) throws(ClassifierError) {
         var inputs = features.count
         for (index, layer) in layers.enumerated() {
             guard layer.weights.count == layer.biases.count, layer.weights.allSatisfy({ $0.count == inputs }),
@@ -117,7 +122,6 @@ public struct FootstepModel: Sendable, Codable {
         guard !layers.isEmpty, inputs == classes.count else {
             throw .modelInvalid(path: path, reason: "the last layer must have \(classes.count) outputs")
         }
-        try boutTyper?.validate(path: path)
     }
 }
 

@@ -6,9 +6,10 @@
 /// The nodes of every tree are stored flat, one array per field, so a
 /// prediction walks arrays and allocates nothing. A node with `feature` −1 is
 /// a leaf holding `value`; any other node sends a feature at or below its
-/// `threshold` to `left`, above it to `right`, and a missing
-/// (NaN) one to `left` when `missingLeft` is set, as scikit-learn does
-/// (indices are within the tree).
+/// `threshold` to `left`, above it to `right`, and a missing (NaN) one to
+/// `left` when `missingLeft` is set, as scikit-learn does (indices are
+/// within the tree). `FootstepModelClassifier` replaces non-finite features
+/// with 0 before standardising, as for a network, so it passes no NaN.
 public struct TreeEnsemble: Sendable, Codable, Equatable {
     /// One tree's nodes; node 0 is its root.
     public struct Tree: Sendable, Codable, Equatable {
@@ -44,8 +45,8 @@ public struct TreeEnsemble: Sendable, Codable, Equatable {
     }
 
     /// Checks every tree against `features` inputs and `classes` outputs:
-    /// node arrays of one length, children inside the tree and after their
-    /// parent (so every walk ends), features in range.
+    /// node arrays of one length, finite leaf values, children inside the
+    /// tree and after their parent (so every walk ends), features in range.
     func validate(features: Int, classes: Int) -> String? {
         guard baseline.count == classes, baseline.allSatisfy(\.isFinite) else {
             return "the trees' baseline must have \(classes) finite values"
@@ -54,15 +55,23 @@ public struct TreeEnsemble: Sendable, Codable, Equatable {
         for (index, tree) in trees.enumerated() {
             let count = tree.feature.count
             guard count > 0, tree.threshold.count == count, tree.left.count == count, tree.right.count == count,
-                tree.missingLeft.count == count, tree.value.count == count, (0..<classes).contains(tree.output)
+                tree.missingLeft.count == count, tree.value.count == count
             else {
-                return "tree \(index) has node arrays of different lengths or an output outside 0..<\(classes)"
+                return "tree \(index) has node arrays of different lengths"
             }
-            for node in 0..<count where tree.feature[node] >= 0 {
-                guard tree.feature[node] < features, !tree.threshold[node].isNaN,
-                    (node + 1..<count).contains(tree.left[node]), (node + 1..<count).contains(tree.right[node])
-                else {
-                    return "tree \(index) node \(node) names a feature or child that does not exist"
+            guard (0..<classes).contains(tree.output) else {
+                return "tree \(index) adds to class \(tree.output), outside 0..<\(classes)"
+            }
+            for node in 0..<count {
+                guard tree.feature[node] >= 0 else {
+                    guard tree.value[node].isFinite else { return "tree \(index) leaf \(node) has a non-finite value" }
+                    continue
+                }
+                guard tree.feature[node] < features, !tree.threshold[node].isNaN else {
+                    return "tree \(index) node \(node) splits on feature \(tree.feature[node]) of \(features) (or at NaN)"
+                }
+                guard (node + 1..<count).contains(tree.left[node]), (node + 1..<count).contains(tree.right[node]) else {
+                    return "tree \(index) node \(node) has a child that is not a later node of the tree"
                 }
             }
         }

@@ -62,7 +62,11 @@ import Testing
         short.value.removeLast()
         var noClass = Self.stump()
         noClass.output = 5
-        for (tree, expected) in [(backwards, "child"), (outOfRange, "feature"), (short, "lengths"), (noClass, "output")] {
+        var nanLeaf = Self.stump()
+        nanLeaf.value[2] = .nan
+        for (tree, expected) in [
+            (backwards, "child"), (outOfRange, "splits on feature"), (short, "lengths"), (noClass, "class 5"), (nanLeaf, "non-finite"),
+        ] {
             let model = try Self.model([tree])
             do {
                 _ = try FootstepModelClassifier(model: model)
