@@ -2,7 +2,8 @@ import Foundation
 import FootstepDSP
 
 /// Computes the per-event feature vector (`EventFeatures.names`) from an
-/// event's segment, its detector measurements and the recent onset history.
+/// event's segment, its detector measurements, the recent onset history and
+/// how it compares with the impacts just before it (`NeighbourContext`).
 ///
 /// Every feature is independent of the absolute level (microphone
 /// calibration): spectral shapes are relative to the event's own total or to
@@ -28,6 +29,7 @@ public struct EventFeatureExtractor {
     private var shortFade: [Float] = []
     private var longFade: [Float] = []
     private var context = OnsetContext()
+    private var neighbours = NeighbourContext()
 
     /// Hop of the energy envelope.
     static let envelopeHop = 0.0025
@@ -41,7 +43,10 @@ public struct EventFeatureExtractor {
     }
 
     /// Forgets the onset history (a new stream).
-    public mutating func reset() { context = OnsetContext() }
+    public mutating func reset() {
+        context = OnsetContext()
+        neighbours = NeighbourContext()
+    }
 
     private mutating func prepare(sampleRate rate: Double) {
         guard rate != sampleRate else { return }
@@ -85,6 +90,8 @@ public struct EventFeatureExtractor {
             out[i] = clamp(event.sel - event.lafMax, -30, 20); i += 1
             out[i] = log10(max(1, min(1000, event.strength))); i += 1
             context.features(at: onsetSeconds, into: out, from: i)
+            neighbours.features(at: onsetSeconds, into: out, from: EventFeatures.neighbourStart)
+            neighbours.record(onsetSeconds, features: out)
         }
         context.record(onsetSeconds)
     }

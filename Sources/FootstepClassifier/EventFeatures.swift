@@ -5,7 +5,7 @@
 /// trained on the old definitions is refused rather than silently wrong.
 public enum EventFeatures {
     /// Version of the feature definitions (recorded in datasets and model files).
-    public static let version = 1
+    public static let version = 2
 
     /// Band edges (Hz) of the eight band-energy features.
     static let bandEdges: [Double] = [30, 50, 80, 125, 250, 500, 1000, 2000, 4000]
@@ -16,6 +16,10 @@ public enum EventFeatures {
     static let temporalStart = 20
     static let detectorStart = 29
     static let contextStart = 34
+    static let neighbourStart = contextStart + OnsetContext.featureNames.count
+    /// `laf_above_background_db` and `strength_log`, which `NeighbourContext` compares.
+    static let levelIndex = detectorStart + 1
+    static let strengthIndex = detectorStart + 4
 
     /// Feature names in vector order.
     public static let names: [String] = {
@@ -29,6 +33,7 @@ public enum EventFeatures {
         ]
         names += ["duration_log_s", "laf_above_background_db", "lc_minus_la_db", "sel_minus_laf_db", "strength_log"]
         names += OnsetContext.featureNames
+        names += NeighbourContext.featureNames
         return names
     }()
 
