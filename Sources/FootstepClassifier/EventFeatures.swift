@@ -5,7 +5,7 @@
 /// trained on the old definitions is refused rather than silently wrong.
 public enum EventFeatures {
     /// Version of the feature definitions (recorded in datasets and model files).
-    public static let version = 2
+    public static let version = 3
 
     /// Band edges (Hz) of the eight band-energy features.
     static let bandEdges: [Double] = [30, 50, 80, 125, 250, 500, 1000, 2000, 4000]

@@ -19,7 +19,10 @@ import Foundation
 ///   medians (0 with no neighbour): louder than the walker's steps so far;
 /// - `previous_band_distance_log`: log10 of the spectral distance to the
 ///   latest neighbour (floored at 1e-3 dB; `noNeighbourDistance` with none);
-/// - `similar_gap_s`: seconds since the latest similar neighbour (5 with none).
+/// - `similar_gap_s`: seconds since the latest similar neighbour (5 with none);
+/// - `similar_irregularity`: how far that gap differs from the one between the
+///   two latest similar neighbours, as a fraction of it (at most 2; 2 with
+///   fewer than two): a walker's steps are alike and on a beat.
 ///
 /// The values are read from the event's own features, so every one is
 /// independent of the microphone's gain. Storage is allocated in `init`;
@@ -27,7 +30,7 @@ import Foundation
 struct NeighbourContext {
     static let featureNames = [
         "nearest_band_distance_db", "neighbour_laf_spread_db", "similar_neighbours", "laf_minus_neighbours_db",
-        "strength_minus_neighbours_log", "previous_band_distance_log", "similar_gap_s",
+        "strength_minus_neighbours_log", "previous_band_distance_log", "similar_gap_s", "similar_irregularity",
     ]
     static let capacity = 8
     static let spanSeconds = 3.0
@@ -35,6 +38,7 @@ struct NeighbourContext {
     static let similarLevelDifference = 6.0
     static let noNeighbourDistance = 30.0
     static let noSimilarGap = 5.0
+    static let noRhythm = 2.0
 
     private static let bandCount = EventFeatures.bandEdges.count - 1
     /// onset, level above background, strength (log), then the band levels.
@@ -62,6 +66,7 @@ struct NeighbourContext {
         var latest = Self.noNeighbourDistance
         var similar = 0
         var similarGap = Self.noSimilarGap
+        var similarIrregularity = Self.noRhythm
         // Newest first.
         for j in 0..<count {
             let base = slotBase(j)
@@ -77,6 +82,10 @@ struct NeighbourContext {
             let difference = level - slots[base + 1]
             if distance < Self.similarBandDistance, abs(difference) < Self.similarLevelDifference {
                 if similar == 0 { similarGap = time - onset }
+                if similar == 1 {
+                    let previousGap = (time - similarGap) - onset
+                    similarIrregularity = min(Self.noRhythm, abs(similarGap - previousGap) / max(similarGap, 1e-3))
+                }
                 similar += 1
             }
             neighbours += 1
@@ -89,7 +98,8 @@ struct NeighbourContext {
         out[i] = neighbours > 0 ? level - median(neighbours, offset: 1) : 0; i += 1
         out[i] = neighbours > 0 ? strength - median(neighbours, offset: 2) : 0; i += 1
         out[i] = log10(max(1e-3, latest)); i += 1
-        out[i] = similarGap
+        out[i] = similarGap; i += 1
+        out[i] = similarIrregularity
     }
 
     /// Remembers the event whose features are in `out` as the newest impact.

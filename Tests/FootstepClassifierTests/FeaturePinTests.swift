@@ -53,7 +53,7 @@ struct FeaturePinTests {
         0.778151, 1.707570, 2.251638, 2.000000, -3.729102, 0.120000, 7.956313, 0.046609, 0.684266,  // temporal
         -0.657577, 27.500000, 10.750000, -5.500000, 1.146128,  // detector measurements
         -0.259637, 2.000000, 1.818182, 0.000000, 1.818182, 0.477121,  // onset context
-        0.097623, 0.000000, 2.000000, 0.000000, 0.000000, -0.692975, 0.550000,  // the impacts before it
+        0.097623, 0.000000, 2.000000, 0.000000, 0.000000, -0.692975, 0.550000, 0.000000,  // the impacts before it
     ]
 
     @Test func theFeaturesOfAFixedWalkAreThePinnedValues() {
@@ -77,7 +77,7 @@ struct FeaturePinTests {
             ("ioi_irregularity", 0), ("bout_cadence_hz", 1 / 0.55), ("bout_steps_log", log10(3)),
             ("contact_peaks", 2), ("second_peak_delay_s", 0.12),
             ("neighbour_laf_spread_db", 0), ("similar_neighbours", 2), ("laf_minus_neighbours_db", 0),
-            ("strength_minus_neighbours_log", 0), ("similar_gap_s", 0.55),
+            ("strength_minus_neighbours_log", 0), ("similar_gap_s", 0.55), ("similar_irregularity", 0),
         ]
         for (name, number) in expected {
             #expect(abs(try value(name) - number) < 1e-6, "\(name)")

@@ -50,6 +50,7 @@ struct NeighbourContextTests {
         #expect(first["strength_minus_neighbours_log"] == 0)
         #expect(abs(first["previous_band_distance_log"]! - log10(30)) < 1e-12)
         #expect(first["similar_gap_s"] == 5)
+        #expect(first["similar_irregularity"] == 2)
     }
 
     @Test func aKnockAfterAWalkIsLouderAndUnlikeIt() throws {
@@ -63,14 +64,24 @@ struct NeighbourContextTests {
         let knockValues = values[3]
         #expect(step["similar_neighbours"] == 2)
         #expect(abs(step["similar_gap_s"]! - 0.55) < 1e-9)
+        #expect(abs(step["similar_irregularity"]!) < 1e-9, "on the beat of the two before it")
+        #expect(values[1]["similar_irregularity"] == 2, "one similar neighbour: no beat yet")
         #expect(step["laf_minus_neighbours_db"] == 0)
         #expect(step["nearest_band_distance_db"]! < 4)
         #expect(knockValues["similar_neighbours"] == 0)
         #expect(knockValues["similar_gap_s"] == 5)
+        #expect(knockValues["similar_irregularity"] == 2)
         #expect(knockValues["laf_minus_neighbours_db"] == 10)
         #expect(knockValues["neighbour_laf_spread_db"] == 10)
         #expect(knockValues["nearest_band_distance_db"]! > 4)
         #expect(knockValues["nearest_band_distance_db"]! <= pow(10, knockValues["previous_band_distance_log"]!) + 1e-9)
+    }
+
+    @Test func aStepOffTheBeatIsIrregular() throws {
+        let onsets: [Double] = [10, 10.5, 11.25]
+        let steps: [Impact] = onsets.enumerated().map { ($1, 27.5, FeaturePinTests.step(seed: UInt64(60 + $0))) }
+        let values = Self.features(steps)
+        #expect(abs(values[2]["similar_irregularity"]! - 0.25 / 0.75) < 1e-9, "gaps 0.75 s after 0.5 s")
     }
 
     @Test func onlyTheLatestEightImpactsOfTheLastThreeSecondsCount() throws {
