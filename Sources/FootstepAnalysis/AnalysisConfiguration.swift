@@ -19,7 +19,7 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// Revise the classifier's labels with the neighbouring impacts in view
     /// (`GaitContextRefiner`: an impact on the beat of footsteps is a
     /// footstep, a lone unsure footstep is not). An event whose label the
-    /// neighbours may change waits for them: up to about 1.6 s longer.
+    /// neighbours may change waits for them: up to about 2.4 s longer.
     public var gaitContext = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).

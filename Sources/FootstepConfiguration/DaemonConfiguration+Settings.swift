@@ -71,10 +71,11 @@ extension DaemonConfiguration {
                 "detection", "gait_context", \.detection.gaitContext,
                 help: [
                     "Revise the classifier's labels with the neighbouring impacts in view: an",
-                    "unsure impact on the beat of the footsteps around it counts as a footstep,",
-                    "an unsure footstep, or one that rings on for 0.6 s or more like a slammed",
-                    "door, with no other footstep within 1.5 s counts as other.",
-                    "An event whose label its neighbours may change waits for them (at most 1.6 s).",
+                    "unsure impact on the beat of the footsteps around it, or in a train of four",
+                    "or more regular impacts at a walker's pace, counts as a footstep; an unsure",
+                    "footstep, or one that rings on for 0.6 s or more like a slammed door, with",
+                    "no other footstep within 1.5 s and in no train counts as other.",
+                    "An event whose label its neighbours may change waits for them (at most 2.4 s).",
                 ]),
             .optionalString("detection", "model", \.detection.modelPath, help: ["A classifier model file; empty uses the built-in model."]),
 
