@@ -50,10 +50,10 @@ import FootstepCore
 /// `contextSeconds` (a train's length, 2.4 s) has been reported. Settled
 /// events do not wait for unsettled earlier ones, so events can leave out of
 /// onset order (by at most `contextSeconds`); consumers that need order sort
-/// or tolerate it. Released
-/// footsteps count with their final labels, held events with the
-/// classifier's; a neighbour that arrives later can only add a beat or
-/// company, so a label settled early is never contradicted by one.
+/// or tolerate it. Released footsteps count with their final labels, held
+/// events with the classifier's; a neighbour that arrives later can only add
+/// a beat, company or a train, so a label settled early is never
+/// contradicted by one.
 ///
 /// A released footstep then gets its type from its bout (`BoutTyping`):
 /// running by cadence, stomping by loudness above the walker's ordinary
@@ -92,8 +92,10 @@ struct GaitContextRefiner {
     private var releasedFootsteps: [Double] = []
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
+    /// An impact as the crowding and train rules see it.
+    private typealias Impact = (onset: Double, laMax: Double, probability: Double)
     /// Every impact added within `contextSeconds` of a held one, in onset order.
-    private var recentOnsets: [(onset: Double, laMax: Double, probability: Double)] = []
+    private var recentImpacts: [Impact] = []
     private let capacity = 128
     /// Names each released footstep's type from its bout.
     private var typing = BoutTyping()
@@ -104,7 +106,7 @@ struct GaitContextRefiner {
         reviser = boutTyper.map { BoutReviser(model: $0, holdSeconds: Self.contextSeconds + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
-        recentOnsets.reserveCapacity(3 * capacity)
+        recentImpacts.reserveCapacity(3 * capacity)
         neighbours.reserveCapacity(3 * capacity)
     }
 
@@ -112,8 +114,8 @@ struct GaitContextRefiner {
     mutating func add(_ event: AnalyzedEvent, output: (AnalysisOutput) -> Void) {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
-        if recentOnsets.count == 3 * capacity { recentOnsets.removeFirst() }
-        recentOnsets.append((event.onsetSeconds, event.laMax, event.footstepProbability))
+        if recentImpacts.count == 3 * capacity { recentImpacts.removeFirst() }
+        recentImpacts.append((event.onsetSeconds, event.laMax, event.footstepProbability))
     }
 
     /// Releases the events whose label is settled, given that every impact
@@ -125,7 +127,7 @@ struct GaitContextRefiner {
         }
         if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
-            recentOnsets.removeAll { $0.onset < oldest - Self.contextSeconds }
+            recentImpacts.removeAll { $0.onset < oldest - Self.contextSeconds }
         }
         reviser?.advance(to: horizon, output: output)
     }
@@ -237,56 +239,75 @@ struct GaitContextRefiner {
     private func trainProbability(of event: AnalyzedEvent) -> Double? {
         let onset = event.onsetSeconds
         guard event.footstepProbability >= Self.trainMinimumProbability else { return nil }
-        let impacts = recentOnsets
-        for first in impacts.indices where impacts[first].onset >= onset - Self.contextSeconds {
-            guard impacts[first].onset <= onset else { break }
-            let start = impacts[first]
-            guard start.probability >= Self.trainMinimumProbability else { continue }
+        for first in recentImpacts.indices where recentImpacts[first].onset >= onset - Self.contextSeconds {
+            guard recentImpacts[first].onset <= onset else { break }
+            guard recentImpacts[first].probability >= Self.trainMinimumProbability else { continue }
             var second = first + 1
-            while second < impacts.count, impacts[second].onset - start.onset <= Self.stepIntervals.upperBound {
-                defer { second += 1 }
-                guard Self.stepIntervals.contains(impacts[second].onset - start.onset),
-                    isTrainMember(impacts[second], of: start)
-                else { continue }
-                // Follow the beat from `first`, `second`: the closest impact to each next step.
-                var length = 2
-                var sum = start.probability + impacts[second].probability
-                var contains = start.onset == onset || impacts[second].onset == onset
-                var last = second
-                var interval = impacts[second].onset - start.onset
-                while length < Self.trainLength || !contains {
-                    let expected = impacts[last].onset + interval
-                    var best: Int?
-                    var candidate = last + 1
-                    while candidate < impacts.count, impacts[candidate].onset <= expected + Self.intervalTolerance * interval {
-                        let gap = impacts[candidate].onset - impacts[last].onset
-                        if abs(impacts[candidate].onset - expected) <= Self.intervalTolerance * interval,
-                            Self.stepIntervals.contains(gap), isTrainMember(impacts[candidate], of: start),
-                            best.map({ abs(impacts[candidate].onset - expected) < abs(impacts[$0].onset - expected) }) ?? true
-                        {
-                            best = candidate
-                        }
-                        candidate += 1
-                    }
-                    guard let next = best else { break }
-                    interval = impacts[next].onset - impacts[last].onset
-                    last = next
-                    length += 1
-                    sum += impacts[next].probability
-                    contains = contains || impacts[next].onset == onset
-                    if impacts[next].onset > onset, !contains { break }
+            while second < recentImpacts.count,
+                recentImpacts[second].onset - recentImpacts[first].onset <= Self.stepIntervals.upperBound
+            {
+                if let mean = trainMean(from: first, then: second, through: onset),
+                    mean >= Self.trainMinimumMeanProbability
+                {
+                    return mean
                 }
-                if contains, length >= Self.trainLength, sum / Double(length) >= Self.trainMinimumMeanProbability {
-                    return sum / Double(length)
-                }
+                second += 1
             }
         }
         return nil
     }
 
-    private func isTrainMember(
-        _ impact: (onset: Double, laMax: Double, probability: Double), of start: (onset: Double, laMax: Double, probability: Double)
-    ) -> Bool {
+    /// Follows the beat that `recentImpacts[first]` and `[second]` set, taking
+    /// the impact closest to each next step, until the train has
+    /// `trainLength` impacts and includes the one at `onset`; returns their
+    /// mean footstep probability, or nil when the beat stops first.
+    private func trainMean(from first: Int, then second: Int, through onset: Double) -> Double? {
+        let start = recentImpacts[first]
+        guard Self.stepIntervals.contains(recentImpacts[second].onset - start.onset),
+            isTrainMember(recentImpacts[second], of: start)
+        else { return nil }
+        var length = 2
+        var sum = start.probability + recentImpacts[second].probability
+        var includes = start.onset == onset || recentImpacts[second].onset == onset
+        var last = second
+        var interval = recentImpacts[second].onset - start.onset
+        while length < Self.trainLength || !includes {
+            // Past the event without it: this beat is not its train.
+            guard recentImpacts[last].onset < onset || includes,
+                let next = nextOnBeat(after: last, interval: interval, of: start)
+            else { return nil }
+            interval = recentImpacts[next].onset - recentImpacts[last].onset
+            last = next
+            length += 1
+            sum += recentImpacts[next].probability
+            includes = includes || recentImpacts[next].onset == onset
+        }
+        return sum / Double(length)
+    }
+
+    /// The train member closest to one `interval` after `recentImpacts[last]`
+    /// (within `intervalTolerance` of it, and a step interval away).
+    private func nextOnBeat(after last: Int, interval: Double, of start: Impact) -> Int? {
+        let expected = recentImpacts[last].onset + interval
+        let tolerance = Self.intervalTolerance * interval
+        var best: Int?
+        var candidate = last + 1
+        while candidate < recentImpacts.count, recentImpacts[candidate].onset <= expected + tolerance {
+            let impact = recentImpacts[candidate]
+            if abs(impact.onset - expected) <= tolerance,
+                Self.stepIntervals.contains(impact.onset - recentImpacts[last].onset),
+                isTrainMember(impact, of: start),
+                best.map({ abs(impact.onset - expected) < abs(recentImpacts[$0].onset - expected) }) ?? true
+            {
+                best = candidate
+            }
+            candidate += 1
+        }
+        return best
+    }
+
+    /// Whether `impact` can join the train that `start` begins.
+    private func isTrainMember(_ impact: Impact, of start: Impact) -> Bool {
         impact.probability >= Self.trainMinimumProbability
             && abs(impact.laMax - start.laMax) <= Self.trainLevelTolerance
     }
@@ -296,7 +317,7 @@ struct GaitContextRefiner {
     /// differ: the detector keeps them apart).
     private func isCrowded(_ event: AnalyzedEvent) -> Bool {
         let onset = event.onsetSeconds
-        return recentOnsets.contains {
+        return recentImpacts.contains {
             $0.onset != onset && abs($0.onset - onset) < Self.crowdingGap
                 && $0.laMax >= event.laMax - Self.crowdingQuieterLimit
         }

@@ -215,6 +215,10 @@ import Testing
         // Intervals of 0.9 s then 0.3 s are no beat.
         let offBeat = Self.refine(Self.train(otherProbability: 0.4, second: 0.9))
         #expect(offBeat.map(\.kind) == [.footstep, .other, .other, .footstep])
+        // An impact between a walk's steps, off its beat, is not in the walk's train.
+        var between = [10.0, 10.6, 11.2, 11.8].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.95) }
+        between.insert(Self.event(at: 10.45, .other, confidence: 0.6), at: 1)
+        #expect(Self.refine(between).map(\.kind) == [.footstep, .other, .footstep, .footstep, .footstep])
     }
 
     @Test func crowdingDoesNotStopATrain() {
