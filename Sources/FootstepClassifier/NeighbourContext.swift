@@ -41,8 +41,11 @@ struct NeighbourContext {
     static let noRhythm = 2.0
 
     private static let bandCount = EventFeatures.bandEdges.count - 1
-    /// onset, level above background, strength (log), then the band levels.
-    private static let stride = 3 + bandCount
+    /// A slot: onset, level above background, strength (log), then the band levels.
+    private static let levelOffset = 1
+    private static let strengthOffset = 2
+    private static let bandOffset = 3
+    private static let stride = bandOffset + bandCount
 
     /// A ring of the latest `capacity` impacts, `stride` values each.
     private var slots: [Double]
@@ -74,12 +77,12 @@ struct NeighbourContext {
             guard time - onset <= Self.spanSeconds else { break }
             var distance = 0.0
             for b in 0..<Self.bandCount {
-                distance += abs(out[EventFeatures.bandStart + b] - slots[base + 3 + b])
+                distance += abs(out[EventFeatures.bandStart + b] - slots[base + Self.bandOffset + b])
             }
             distance /= Double(Self.bandCount)
             if j == 0 { latest = distance }
             nearest = min(nearest, distance)
-            let difference = level - slots[base + 1]
+            let difference = level - slots[base + Self.levelOffset]
             if distance < Self.similarBandDistance, abs(difference) < Self.similarLevelDifference {
                 if similar == 0 { similarGap = time - onset }
                 if similar == 1 {
@@ -92,11 +95,13 @@ struct NeighbourContext {
         }
         var i = start
         out[i] = nearest; i += 1
-        out[i] = neighbours > 0 ? median(neighbours, offset: 1, absoluteDifferenceFrom: level) : Self.noNeighbourDistance
+        out[i] =
+            neighbours > 0
+            ? median(neighbours, offset: Self.levelOffset, absoluteDifferenceFrom: level) : Self.noNeighbourDistance
         i += 1
         out[i] = Double(similar); i += 1
-        out[i] = neighbours > 0 ? level - median(neighbours, offset: 1) : 0; i += 1
-        out[i] = neighbours > 0 ? strength - median(neighbours, offset: 2) : 0; i += 1
+        out[i] = neighbours > 0 ? level - median(neighbours, offset: Self.levelOffset) : 0; i += 1
+        out[i] = neighbours > 0 ? strength - median(neighbours, offset: Self.strengthOffset) : 0; i += 1
         out[i] = log10(max(1e-3, latest)); i += 1
         out[i] = similarGap; i += 1
         out[i] = similarIrregularity
@@ -106,9 +111,9 @@ struct NeighbourContext {
     mutating func record(_ onset: Double, features out: UnsafeMutableBufferPointer<Double>) {
         let base = next * Self.stride
         slots[base] = onset
-        slots[base + 1] = out[EventFeatures.levelIndex]
-        slots[base + 2] = out[EventFeatures.strengthIndex]
-        for b in 0..<Self.bandCount { slots[base + 3 + b] = out[EventFeatures.bandStart + b] }
+        slots[base + Self.levelOffset] = out[EventFeatures.levelIndex]
+        slots[base + Self.strengthOffset] = out[EventFeatures.strengthIndex]
+        for b in 0..<Self.bandCount { slots[base + Self.bandOffset + b] = out[EventFeatures.bandStart + b] }
         next = (next + 1) % Self.capacity
         count = min(count + 1, Self.capacity)
     }
