@@ -11,11 +11,16 @@ import FootstepDSP
 /// below 0.5 gives type `unknown`, kind footstep when P(any footstep) ≥
 /// P(other). Intensity comes from LAFmax above the background.
 ///
-/// All buffers are allocated in `init`; `classify` does not allocate.
+/// All buffers are allocated in `init`; `classify` does not allocate. The
+/// classifier keeps only what it predicts with (the trees flattened, not the
+/// model file's nested form), so the model it was made from can be released.
 public struct FootstepModelClassifier: EventClassifier {
-    public let model: FootstepModel
-    public var boutTyper: BoutTypeModel? { model.boutTyper }
+    public let boutTyper: BoutTypeModel?
     private var extractor = EventFeatureExtractor()
+    /// Standardisation of each feature: (value − mean) / scale.
+    private let means: [Double]
+    private let scales: [Double]
+    private let temperature: Double
     /// Flattened layers: weights row-major [out][in].
     private let weights: [[Double]]
     private let biases: [[Double]]
@@ -31,7 +36,10 @@ public struct FootstepModelClassifier: EventClassifier {
 
     public init(model: FootstepModel) throws(ClassifierError) {
         try model.validate()
-        self.model = model
+        boutTyper = model.boutTyper
+        means = model.means
+        scales = model.scales
+        temperature = model.temperature
         weights = model.layers.map { $0.weights.flatMap { $0 } }
         biases = model.layers.map(\.biases)
         relu = model.layers.map { $0.activation == "relu" }
@@ -58,10 +66,10 @@ public struct FootstepModelClassifier: EventClassifier {
 
     /// Classifies a feature vector directly (`EventFeatures.names` order).
     public mutating func predict(features: [Double], intensity: Intensity) -> Classification {
-        precondition(features.count == model.features.count)
+        precondition(features.count == means.count)
         for i in 0..<features.count {
             let value = features[i].isFinite ? features[i] : 0
-            activations[0][i] = (value - model.means[i]) / model.scales[i]
+            activations[0][i] = (value - means[i]) / scales[i]
         }
         if let trees { trees.logits(activations[0], into: &activations[1]) }
         for layer in 0..<weights.count {
@@ -76,7 +84,6 @@ public struct FootstepModelClassifier: EventClassifier {
         }
         // Softmax with temperature.
         let logits = activations.count - 1
-        let temperature = model.temperature
         var largest = -Double.infinity
         for value in activations[logits] { largest = max(largest, value / temperature) }
         var total = 0.0

@@ -25,8 +25,8 @@ import Testing
     }
 
     @Test func generatedFeatureVectorsGiveValidClassifications() throws {
-        var classifier = try FootstepModelClassifier()
-        let model = classifier.model
+        let model = try FootstepModel.bundled()
+        var classifier = try FootstepModelClassifier(model: model)
         var generator = Generator(state: 42)
         var types: Set<FootstepType> = []
         for _ in 0..<2000 {

@@ -26,8 +26,8 @@ import Testing
         var heel = Self.stump()
         heel.output = 1
         heel.value = [0, -1, 2]
-        var classifier = try FootstepModelClassifier(model: Self.model([Self.stump(), heel], baseline: [0, 0.5, 0, 0, 0]))
-        let model = classifier.model
+        let model = try Self.model([Self.stump(), heel], baseline: [0, 0.5, 0, 0, 0])
+        var classifier = try FootstepModelClassifier(model: model)
         var features = model.means
         // Standardised feature 0 = -1: other gets 2, heel_strike 0.5 - 1.
         features[0] = model.means[0] - model.scales[0]

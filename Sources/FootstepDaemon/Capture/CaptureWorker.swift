@@ -30,8 +30,6 @@ final class CaptureWorker: @unchecked Sendable {
         var reopen: (@Sendable () throws(AudioSourceError) -> any AudioSource)?
         /// Seconds between audio write retries after a failure.
         var audioRetryInterval: Double = 10
-        /// The classifier's model.
-        var model: FootstepModel
         /// Clips root (`<state>/clips`); clips are written in the session's container.
         var clipDirectory: String
         var clipBefore: Double
@@ -41,6 +39,9 @@ final class CaptureWorker: @unchecked Sendable {
     }
 
     private let settings: Settings
+    /// The classifier's model until the thread has built its classifier from
+    /// it; then nil, so the model file's nested form is not kept for the session.
+    private let pendingModel: Mutex<FootstepModel?>
     private let wakeup: ServiceWakeup
     private let sourceBox: UncheckedBox<any AudioSource>
     private let reports = Mutex<[CaptureReport]>([])
@@ -53,10 +54,13 @@ final class CaptureWorker: @unchecked Sendable {
     private let heartbeatCount = Atomic<Int64>(0)
     let format: AudioFormat
 
-    /// - Parameter wakeup: Signalled when reports are waiting and when the thread has ended.
-    init(source: any AudioSource, settings: Settings, wakeup: ServiceWakeup) {
+    /// - Parameters:
+    ///   - model: The classifier's model; the thread builds its classifier from it.
+    ///   - wakeup: Signalled when reports are waiting and when the thread has ended.
+    init(source: any AudioSource, settings: Settings, model: FootstepModel, wakeup: ServiceWakeup) {
         self.sourceBox = UncheckedBox(source)
         self.settings = settings
+        pendingModel = Mutex(model)
         self.wakeup = wakeup
         self.format = source.format
     }
@@ -94,6 +98,16 @@ final class CaptureWorker: @unchecked Sendable {
         }
     }
 
+    /// The classifier made from the pending model, which is released.
+    private func takeClassifier() throws(ClassifierError) -> FootstepModelClassifier {
+        let model = pendingModel.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        guard let model else { preconditionFailure("CaptureWorker.start() called twice") }
+        return try FootstepModelClassifier(model: model)
+    }
+
     /// Posts a report that the service handles at once (a file, a clip, a state change).
     private func post(_ report: CaptureReport) {
         reports.withLock { $0.append(report) }
@@ -120,7 +134,7 @@ final class CaptureWorker: @unchecked Sendable {
             let box = PipelineBox(
                 try AnalysisPipeline(
                     format: format, configuration: settings.analysis,
-                    classifier: try FootstepModelClassifier(model: settings.model),
+                    classifier: try takeClassifier(),
                     maximumBlockFrames: Self.blockFrames))
             loop(pipeline: &box.pipeline, writer: writer, clips: clips, source: source)
         } catch {

@@ -70,7 +70,8 @@ extension FootstepDaemonService {
         let session = try database.createSession(
             startedAt: anchor, device: audio.name, sampleRate: format.sampleRate, channels: format.channels)
         let sessionId = session.id!
-        let worker = CaptureWorker(source: audio, settings: captureSettings(configuration, session: sessionId, anchor: anchor, model: model), wakeup: wakeup)
+        let worker = CaptureWorker(source: audio, settings: captureSettings(configuration, session: sessionId, anchor: anchor), model: model,
+            wakeup: wakeup)
         worker.setAudioSuspended(housekeeping.storage.diskLow)
         update {
             $0.handle(.sessionStarted)
@@ -223,7 +224,7 @@ extension FootstepDaemonService {
 
     /// The capture thread's settings for a session.
     private func captureSettings(
-        _ configuration: DaemonConfiguration, session: Int64, anchor: Date, model: FootstepModel
+        _ configuration: DaemonConfiguration, session: Int64, anchor: Date
     ) -> CaptureWorker.Settings {
         var reopen: (@Sendable () throws(AudioSourceError) -> any AudioSource)?
         if case .alsa = source {
@@ -237,7 +238,7 @@ extension FootstepDaemonService {
             audioDirectory: configuration.audioDirectory, container: configuration.recording.audioFormat,
             encoding: configuration.recording.bitDepth,
             rollInterval: configuration.recording.rollInterval, syncInterval: configuration.recording.syncInterval,
-            reopen: reopen, audioRetryInterval: options.audioRetryInterval, model: model,
+            reopen: reopen, audioRetryInterval: options.audioRetryInterval,
             clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
             reanchorAtRoll: options.reanchorAtRoll ?? (reopen != nil))
