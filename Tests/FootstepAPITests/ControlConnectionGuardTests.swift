@@ -201,6 +201,51 @@ struct ConnectionFloodTests {
         var openAtEnd: Int
     }
 
+    /// Connects, listens 150 ms before sending a request head, then reads to
+    /// the end; prints how many bytes came early and the status line.
+    static let latecomer = #"""
+        json, socket, sys = (__import__(name) for name in ("json", "socket", "sys"))
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        s.settimeout(0.15)
+        try:
+            early = s.recv(4096)
+        except socket.timeout:
+            early = b""
+        s.settimeout(3)
+        s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while True:
+            data = s.recv(4096)
+            if not data:
+                break
+            got += data
+        print(json.dumps({"early": len(early), "status": got.split(b"\r\n", 1)[0].decode()}))
+        """#
+
+    /// An HTTP client takes a response that arrives before its request for a
+    /// protocol error (NIO's decoder: unsolicited response), so a refused peer
+    /// is answered when its request head has come, not at accept.
+    @Test func aRefusedPeerIsAnsweredAfterItsRequestNotBefore() async throws {
+        let daemon = try APITestDaemon()
+        ControlAccessTests.openDirectories(daemon)
+        try await daemon.start(waitForRecording: false)
+        chmod(daemon.socketPath, 0o666)
+        let output = try await Curl.spawnOffPool([
+            "/usr/bin/setpriv", "--reuid=\(Curl.nobody)", "--regid=\(Curl.nobody)", "--clear-groups",
+            "/usr/bin/python3", "-c", Self.latecomer, daemon.socketPath,
+        ])
+        struct Report: Decodable {
+            var early: Int
+            var status: String
+        }
+        let report = try #require(
+            try? JSONDecoder().decode(Report.self, from: output), "the client said: \(String(decoding: output, as: UTF8.self))")
+        #expect(report.early == 0, "\(report.early) bytes before the request")
+        #expect(report.status == "HTTP/1.1 403 Forbidden")
+        try await daemon.stop()
+    }
+
     @Test func threeHundredConnectionsFromOneReaderLeaveRootsStatusUnderASecond() async throws {
         let daemon = try APITestDaemon(configure: { $0.socket.readGroup = "nogroup" })
         ControlAccessTests.openDirectories(daemon)

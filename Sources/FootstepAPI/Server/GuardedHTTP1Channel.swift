@@ -9,7 +9,8 @@ import NIOHTTPTypes
 
 /// HTTP/1.1 on the control socket behind a gate: at accept it reads the
 /// peer's credentials and asks ``ConnectionAdmission``; a refused peer gets
-/// its 403 or 503 at once, without its request being parsed, and is closed.
+/// its 403 or 503 as soon as its request head has arrived (or after 250 ms),
+/// without its request being parsed, and is closed.
 /// An admitted connection is timed phase by phase (``ConnectionTimeouts``),
 /// answers an oversized head with 431, and gives its place back when it closes.
 struct GuardedHTTP1Channel: ServerChildChannel {
@@ -89,19 +90,21 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 }
 
 /// The only handler of a refused connection: writes the refusal as a complete
-/// HTTP response and closes the connection once the peer's request head has
-/// arrived (so the peer's own write does not fail before it reads the answer),
-/// or after ``linger`` at most. Nothing the peer sends is parsed.
+/// HTTP response once the peer's request head has arrived (an HTTP client
+/// reads a response that comes before its request as unsolicited), or after
+/// ``linger`` at most, and closes the connection when it is written. Nothing
+/// the peer sends is parsed beyond finding the head's end.
 final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
-    /// The longest a refused connection is kept for its peer's request.
+    /// The longest a refused connection waits for its peer's request head.
     static let linger = TimeAmount.milliseconds(250)
 
     private let response: [UInt8]
     /// The last bytes received, to find a head's end split across reads.
     private var tail: [UInt8] = []
     private var timer: Scheduled<Void>?
+    private var answered = false
 
     init(status: HTTPResponse.Status, body: Data) {
         let head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nContent-Type: application/json\r\n"
@@ -110,17 +113,19 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: response)), promise: nil)
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: Self.linger) { loopBound.value.close(promise: nil) }
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: Self.linger) {
+            loopBound.value.handler.answer(context: loopBound.value.context)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
         var buffer = unwrapInboundIn(data)
         tail += buffer.readBytes(length: buffer.readableBytes) ?? []
         let end: [UInt8] = [13, 10, 13, 10]
         if tail.count >= 4, (0...(tail.count - 4)).contains(where: { tail[$0..<($0 + 4)].elementsEqual(end) }) {
-            context.close(promise: nil)
+            answer(context: context)
             return
         }
         tail = Array(tail.suffix(3))
@@ -129,6 +134,18 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+    }
+
+    /// Writes the refusal once, then closes.
+    private func answer(context: ChannelHandlerContext) {
+        guard !answered else { return }
+        answered = true
+        timer?.cancel()
+        timer = nil
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: response))).whenComplete { _ in
+            loopBound.value.close(promise: nil)
+        }
     }
 }
 
