@@ -164,7 +164,7 @@ def main():
     b = sub.add_parser("build", help="write the evaluation and training clips")
     b.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     b.add_argument("--eval-clips", type=int, default=32, help="clips per fold (and in the lockbox)")
-    b.add_argument("--train-clips", type=int, default=120, help="training recordings per fold")
+    b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--force", action="store_true", help="rebuild folds that exist")

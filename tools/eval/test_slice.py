@@ -8,7 +8,8 @@ model trains on: the slice guards against regressions; the unseen-family figures
 3 false footsteps in the 40 s without steps; the model of session 17: F1 0.784, macro-F1
 0.735, none; the tree ensemble of session 18: F1 0.809, macro-F1 0.752, none; with the
 neighbour features and trains of impacts (session 19): F1 0.801, macro-F1 0.767, 3 (a slammed
-door's three onsets, which the model now calls steps).
+door's three onsets, which the model called steps); trained on three times as many clips
+(session 20): F1 0.821, macro-F1 0.768, none.
 
 The second test checks that footstepd's bout typer (`BoutReviser`) computes the features
 `bout_typer.py` trains it on: the types footstepctl gives after bouts end equal those the
@@ -49,9 +50,9 @@ class SliceTests(unittest.TestCase):
         print(f"\nslice: F1 {f['f1']:.3f} (P {f['precision']:.3f} R {f['recall']:.3f}), "
               f"{f['false_per_hour']:.0f} false footsteps/h, macro-F1 {f['macro_f1']:.3f}")
         self.assertEqual(f["tp"] + f["fn"], 155)
-        self.assertGreaterEqual(f["f1"], 0.74)
+        self.assertGreaterEqual(f["f1"], 0.76)
         self.assertGreaterEqual(f["macro_f1"], 0.70)
-        self.assertLessEqual(f["false_per_hour"], 360, "at most 4 false footsteps in the 40 s without steps")
+        self.assertLessEqual(f["false_per_hour"], 270, "at most 3 false footsteps in the 40 s without steps")
         for k in scoring.CLASSES:
             self.assertGreaterEqual(f["per_class"][k]["recall"], 0.3, k)
 
