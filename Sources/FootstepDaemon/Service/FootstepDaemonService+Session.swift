@@ -70,7 +70,8 @@ extension FootstepDaemonService {
         let session = try database.createSession(
             startedAt: anchor, device: audio.name, sampleRate: format.sampleRate, channels: format.channels)
         let sessionId = session.id!
-        let worker = CaptureWorker(source: audio, settings: captureSettings(configuration, session: sessionId, anchor: anchor), model: model,
+        let worker = CaptureWorker(
+            source: audio, settings: captureSettings(configuration, session: sessionId, anchor: anchor), model: model,
             wakeup: wakeup)
         worker.setAudioSuspended(housekeeping.storage.diskLow)
         update {
