@@ -24,7 +24,7 @@ public struct ConnectionLimits: Sendable, Equatable {
 }
 
 /// Decides at accept, from the peer's credentials, whether a connection is
-/// served: peers that may not read are refused at once (403), and a reader is
+/// served: peers that may not read are refused (403), and a reader is
 /// refused (503) when its uid, or readers together, hold their share of
 /// ``ConnectionLimits``. Admitted connections hold a ``Ticket`` until they close.
 ///
