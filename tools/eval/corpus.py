@@ -219,12 +219,19 @@ def _walker_steps(rng, steps):
     return pool if len(pool) >= 2 else steps
 
 
-def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav"):
-    """Writes `clips` clips into out_dir/gt and out_dir/clips_meta.csv (deterministic in `seed`)."""
+def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav",
+          first=0):
+    """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
+    and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept)."""
     gt = os.path.join(out_dir, "gt")
     os.makedirs(gt, exist_ok=True)
     rows = []
-    for i in range(clips):
+    if first:
+        with open(os.path.join(out_dir, "clips_meta.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))[:first]
+        if len(rows) != first:
+            raise ValueError(f"{out_dir} holds {len(rows)} clips, not the {first} to extend: build it with --force")
+    for i in range(first, clips):
         rng = np.random.default_rng([seed, i])
         model = tx.MODELS[i % len(tx.MODELS)]
         mic = MIC_CONDITIONS[(i // len(tx.MODELS)) % len(MIC_CONDITIONS)]

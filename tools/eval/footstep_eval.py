@@ -46,11 +46,24 @@ def build(args):
     plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips, 999)]
     for split, fold, clips, seed in plan:
         out = os.path.join(args.out, split, str(fold))
-        if os.path.exists(os.path.join(out, "clips_meta.csv")) and not args.force:
+        existing = 0 if args.force else built_clips(out)
+        if existing >= clips:
             continue
-        rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds)
-        steps = sum(r["steps"] for r in rows)
-        print(f"{split}/{fold}: {len(rows)} clips, {steps} steps ({time.time() - started:.0f} s)", flush=True)
+        # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
+        rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds,
+                            first=existing)
+        steps = sum(int(r["steps"]) for r in rows)
+        print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
+              f"({time.time() - started:.0f} s)", flush=True)
+
+
+def built_clips(out):
+    """How many clips out/clips_meta.csv lists (0 if the fold is not built)."""
+    path = os.path.join(out, "clips_meta.csv")
+    if not os.path.exists(path):
+        return 0
+    with open(path) as f:
+        return max(0, sum(1 for _ in f) - 1)
 
 
 def clip_names(gt_dir, limit=None):
@@ -167,7 +180,7 @@ def main():
     b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--force", action="store_true", help="rebuild folds that exist")
+    b.add_argument("--force", action="store_true", help="rebuild folds that exist (without it a fold with fewer clips is extended)")
     sl = sub.add_parser("slice", help="write the small fixed slice make test scores (tools/eval/fixtures/slice)")
     sl.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     sl.add_argument("--slice-dir", default=SLICE)

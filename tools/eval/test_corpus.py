@@ -1,0 +1,68 @@
+"""The clip builder (`corpus.build`): clips are deterministic in (seed, index), so a fold built with
+fewer clips and then extended (`footstep_eval.py build --train-clips N` over an existing fold) holds
+byte for byte the clips a build of N from scratch writes.
+
+Made-up sounds (decaying noise bursts) and the synthetic backgrounds stand in for the recordings,
+which `make test` does not fetch.
+"""
+import filecmp
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+try:
+    import numpy as np
+    import scipy  # noqa: F401
+except ImportError:  # pragma: no cover - the evaluation's own requirement
+    np = None
+
+
+def sounds(category, count, seed):
+    from sources import RATE, Sound
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        n = int(RATE * rng.uniform(0.15, 0.4))
+        burst = rng.standard_normal(n) * np.exp(-np.arange(n) / (RATE * rng.uniform(0.02, 0.08)))
+        out.append(Sound(np.concatenate([np.zeros(64), burst]), f"made-up-{category}", category, f"{category}#{i}"))
+    return out
+
+
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class ExtendingAFoldTests(unittest.TestCase):
+    def build(self, out, clips, first=0):
+        import backgrounds
+        import corpus
+        data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 4, 2)}
+        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+        return corpus.build(out, data, bg, seed=42, clips=clips, seconds=6, first=first)
+
+    def test_an_extended_fold_equals_one_built_whole(self):
+        with tempfile.TemporaryDirectory() as whole, tempfile.TemporaryDirectory() as extended:
+            self.build(whole, 3)
+            self.build(extended, 2)
+            rows = self.build(extended, 3, first=2)
+            self.assertEqual([r["clip"] for r in rows], sorted(n[:-4] for n in os.listdir(os.path.join(whole, "gt"))
+                                                              if n.endswith(".csv")))
+            names = sorted(os.listdir(os.path.join(whole, "gt")))
+            self.assertEqual(names, sorted(os.listdir(os.path.join(extended, "gt"))))
+            match, mismatch, errors = filecmp.cmpfiles(os.path.join(whole, "gt"), os.path.join(extended, "gt"),
+                                                       names, shallow=False)
+            self.assertEqual((mismatch, errors), ([], []))
+            self.assertEqual(len(match), 6)  # three clips, each a .wav and a .csv
+            self.assertTrue(filecmp.cmp(os.path.join(whole, "clips_meta.csv"),
+                                        os.path.join(extended, "clips_meta.csv"), shallow=False))
+
+    def test_extending_more_clips_than_the_fold_has_is_refused(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.build(out, 2)
+            with self.assertRaisesRegex(ValueError, "holds 2 clips, not the 3"):
+                self.build(out, 4, first=3)
+
+
+if __name__ == "__main__":
+    unittest.main()
