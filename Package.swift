@@ -27,6 +27,7 @@ let package = Package(
         // System libraries (Debian -dev packages; see .ci/run).
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
@@ -35,8 +36,8 @@ let package = Package(
         .target(name: "FootstepCore"),
         // Signal processing: filters, weighting, levels, FFT, onset detection.
         .target(name: "FootstepDSP", dependencies: ["CFFTW"]),
-        // Audio sources (ALSA, file, synthetic) and the footstep synthesizer.
-        .target(name: "FootstepAudio", dependencies: ["CAlsa", "CSndfile", "FootstepCore"]),
+        // Audio sources (ALSA, file, synthetic, rate conversion) and the footstep synthesizer.
+        .target(name: "FootstepAudio", dependencies: ["CAlsa", "CSndfile", "CSoxr", "FootstepCore"]),
         // Per-event features, the footstep model, intensity, gait bouts.
         .target(
             name: "FootstepClassifier",

@@ -60,7 +60,9 @@ public enum FileAnalysis {
     }
 
     /// Opens and analyses the file at `path` with the trained classifier
-    /// (`model`, or the one shipped in FootstepClassifier's resources).
+    /// (`model`, or the one shipped in FootstepClassifier's resources), at
+    /// ``ResamplingSource/analysisSampleRate`` whatever the file's rate.
+    /// `progress` counts frames at that rate. The result's `format` is the file's.
     /// - Throws: `ClassifierError` when the model cannot be loaded,
     ///   `AudioSourceError` when the file cannot be opened at all.
     public static func analyse(
@@ -69,12 +71,14 @@ public enum FileAnalysis {
     ) throws -> FileAnalysisResult {
         let classifier = try model.map { model throws(ClassifierError) in try FootstepModelClassifier(model: model) }
             ?? FootstepModelClassifier()
-        let source = try AudioFileSource(path: path)
+        let file = try AudioFileSource(path: path)
+        let source = try file.atAnalysisRate()
         defer { source.close() }
         var result = try analyse(
             source: source, configuration: configuration, classifier: classifier,
             progress: { progress($0, source.frameCount) })
         result.path = path
+        result.format = file.format
         return result
     }
 }

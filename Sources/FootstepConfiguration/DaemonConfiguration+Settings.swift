@@ -17,7 +17,10 @@ extension DaemonConfiguration {
                 ], check: { $0.isEmpty ? "must not be empty" : nil }),
             .int(
                 "capture", "sample_rate", \.capture.sampleRate, range: 8000...96000,
-                help: ["Frames per second, 8000-96000. 16000 is plenty for footsteps (below 4 kHz)."]),
+                help: [
+                    "Frames per second the device is opened at, 8000-96000. footstepd converts",
+                    "other rates to 16000 (what its model was trained on) for analysis and recordings.",
+                ]),
             .int("capture", "channels", \.capture.channels, range: 1...2, help: ["1 (mono) or 2 (stereo; analysed as the mix of both)."]),
             .choice("capture", "format", \.capture.sampleFormat, help: ["\"S16_LE\" or \"FLOAT_LE\"."]),
             .int("capture", "period_frames", \.capture.periodFrames, range: 0...65536, help: ["Frames per ALSA period; 0 picks about 64 ms."]),
@@ -158,11 +161,11 @@ extension DaemonConfiguration {
             help: [
                 "Optional parametric EQ before analysis (off when no band is given), up to 14",
                 "bands per channel. type: \"peaking\", \"low_shelf\" or \"high_shelf\"; frequency",
-                "from 10 Hz to 45 % of capture.sample_rate (7200 Hz at 16 kHz).",
+                "from 10 Hz to 7200 Hz (45 % of the 16 kHz analysis rate).",
             ],
             read: { (table, configuration) throws(ConfigurationError) in
                 configuration.equalizer = try table.bands(
-                    channels: configuration.capture.channels, sampleRate: Double(configuration.capture.sampleRate))
+                    channels: configuration.capture.channels, sampleRate: Double(ResamplingSource.analysisSampleRate))
             },
             render: { configuration in
                 configuration.equalizer.enumerated().flatMap { channel, bands in

@@ -93,7 +93,7 @@ extension TOMLSection {
     }
 
     /// `[[equalizer.band]]` tables: channel, type, frequency, gain, q.
-    /// - Parameter sampleRate: `capture.sample_rate`: a band must lie below 45 % of it
+    /// - Parameter sampleRate: the analysis rate: a band must lie below 45 % of it
     ///   (`EQBand.frequencyRange`), as the equalizer requires when a session starts.
     mutating func bands(channels: Int, sampleRate: Double) throws(ConfigurationError) -> [[EQBand]] {
         let tables = try tables("band")

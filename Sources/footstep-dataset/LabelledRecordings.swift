@@ -56,7 +56,7 @@ enum LabelledRecordings {
     /// Runs `audio` through the pipeline and labels its detections from its truth.
     static func rows(file audio: String, split: DatasetPlan.Split, tolerance: Double = 0.05) throws -> [DatasetRow] {
         let truth = try truth(of: audio)
-        let source = try AudioFileSource(path: audio)
+        let source = try AudioFileSource(path: audio).atAnalysisRate()
         defer { source.close() }
         let log = FeatureLog()
         _ = try FileAnalysis.analyse(

@@ -82,7 +82,7 @@ struct ConfigurationCheckTests {
             Case(toml: setting("socket.path", "\"control.sock\""), key: "socket.path", overridePaths: false),
             Case(toml: setting("socket.path", "\"/\(String(repeating: "s", count: 120))\""), key: "socket.path", overridePaths: false),
             Case(toml: "[metrics]\nport = 9100\naddress = \"no-such-host.invalid\"\n", key: "metrics.address"),
-            Case(toml: "[capture]\nsample_rate = 8000\n[[equalizer.band]]\nfrequency = 4000\n", key: "equalizer.band[0].frequency"),
+            Case(toml: "[capture]\nsample_rate = 48000\n[[equalizer.band]]\nfrequency = 8000\n", key: "equalizer.band[0].frequency"),
             Case(toml: "[[equalizer.band]]\nchannel = 1\n", key: "equalizer.band[0].channel"),
             Case(toml: "[[equalizer.band]]\ntype = \"notch\"\n", key: "equalizer.band[0].type"),
             Case(toml: "[[equalizer.band]]\nq = 0\n", key: "equalizer.band[0].q"),

@@ -184,7 +184,7 @@ struct DaemonConfigurationTests {
         ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),
         ("[paths]\nstate_dir = \"relative\"", "x.toml: paths.state_dir: must be an absolute path"),
         ("[[equalizer.band]]\nchannel = 1", "x.toml: equalizer.band[0].channel: 1 is out of range (0–0)"),
-        // Above 45 % of the capture rate the band cannot be built: the daemon used to stop at the next session.
+        // Above 45 % of the analysis rate the band cannot be built: the daemon used to stop at the next session.
         ("[[equalizer.band]]\nfrequency = 8000", "x.toml: equalizer.band[0].frequency: 8000.0 is out of range (10.0–7200.0)"),
     ])
     func invalidSettingsNameTheFileAndTheKey(text: String, message: String) {

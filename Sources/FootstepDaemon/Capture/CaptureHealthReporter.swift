@@ -17,7 +17,7 @@ struct CaptureHealthReporter {
 
     /// After a read: posts what changed since the last report, if 10 s have passed.
     mutating func check(_ source: any AudioSource, post: (CaptureReport) -> Void) {
-        if let alsa = source as? ALSACaptureSource {
+        if let alsa = ((source as? ResamplingSource)?.wrapped ?? source) as? ALSACaptureSource {
             let statistics = alsa.statistics
             if statistics.droppedPeriods != dropped || statistics.xruns != xruns,
                 ContinuousClock.now - lastOverrunReport >= .seconds(10)

@@ -1,0 +1,131 @@
+import CSoxr
+
+/// Delivers another source's audio at a different sample rate (libsoxr, its
+/// default high quality: 20-bit precision, linear phase, flat to 91 % of the
+/// lower Nyquist frequency), with the same channels.
+///
+/// The footstep model was trained on features of 16 kHz audio and the
+/// detector's bands and frames are set in samples, so the analysis runs at
+/// ``analysisSampleRate`` whatever the recording's rate:
+/// ``AudioSource/atAnalysisRate()`` wraps a source in this converter when
+/// its rate differs.
+///
+/// Every frame the wrapped source delivered reaches the reader, the
+/// converter's delay included, before the wrapped source's end or its error
+/// (a `.stalled` device is passed on at once: it is not an end).
+public final class ResamplingSource: AudioSource {
+    /// The rate footstepd analyses and records at.
+    public static let analysisSampleRate = 16_000
+
+    public let format: AudioFormat
+    public var name: String { wrapped.name }
+    public let frameCount: Int?
+    public var invalidSamples: Int { wrapped.invalidSamples }
+    /// The wrapped source's format.
+    public var inputFormat: AudioFormat { wrapped.format }
+
+    private enum State {
+        case reading
+        /// The wrapped source ended (with this error, if any): the converter's
+        /// last frames are being delivered.
+        case draining(AudioSourceError?)
+        case finished
+    }
+
+    /// The source this one converts.
+    public let wrapped: any AudioSource
+    private var converter: soxr_t?
+    private var state = State.reading
+    /// Interleaved input read from `wrapped`; `pending` frames from `pendingStart` are not yet converted.
+    private var input: [Float]
+    private var pendingStart = 0
+    private var pending = 0
+
+    /// Converts `inner` to `sampleRate`, reading it at most `blockFrames`
+    /// frames at a time (by default 50 ms: a live device's audio is passed on
+    /// as it arrives). Closing this source closes `inner`.
+    /// - Throws: `AudioSourceError.invalidParameter` when the rate is out of
+    ///   range or libsoxr refuses the conversion.
+    public init(_ inner: any AudioSource, sampleRate: Int, blockFrames: Int? = nil) throws(AudioSourceError) {
+        guard (1000...768_000).contains(sampleRate), inner.format.sampleRate > 0, inner.format.channels > 0 else {
+            throw .invalidParameter("cannot convert \(inner.name) (\(inner.format)) to \(sampleRate) Hz")
+        }
+        var error: soxr_error_t?
+        let converter = soxr_create(
+            Double(inner.format.sampleRate), Double(sampleRate), UInt32(inner.format.channels), &error, nil, nil, nil)
+        guard error == nil, let converter else {
+            if let converter { soxr_delete(converter) }
+            let reason = error.map { String(cString: $0) } ?? "unknown error"
+            throw .invalidParameter("cannot convert \(inner.name) from \(inner.format.sampleRate) to \(sampleRate) Hz: \(reason)")
+        }
+        self.wrapped = inner
+        self.converter = converter
+        format = AudioFormat(sampleRate: sampleRate, channels: inner.format.channels)
+        frameCount = inner.frameCount.map {
+            Int((Double($0) * Double(sampleRate) / Double(inner.format.sampleRate)).rounded())
+        }
+        input = [Float](repeating: 0, count: max(1, blockFrames ?? inner.format.sampleRate / 20) * inner.format.channels)
+    }
+
+    deinit { close() }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
+        let channels = format.channels
+        let wanted = buffer.count / channels
+        guard wanted > 0, let converter, let output = buffer.baseAddress else { return 0 }
+        while true {
+            switch state {
+            case .reading:
+                if pending == 0 {
+                    do {
+                        pending = try input.withUnsafeMutableBufferPointer { (block) throws(AudioSourceError) in
+                            try wrapped.read(into: block)
+                        }
+                        pendingStart = 0
+                        if pending == 0 { state = .draining(nil) }
+                    } catch .stalled(let device, let seconds) {
+                        throw .stalled(device: device, seconds: seconds)
+                    } catch {
+                        state = .draining(error)
+                    }
+                    continue
+                }
+                var used = 0
+                var made = 0
+                input.withUnsafeBufferPointer { block in
+                    _ = soxr_process(
+                        converter, block.baseAddress! + pendingStart * channels, pending, &used, output, wanted, &made)
+                }
+                pendingStart += used
+                pending -= used
+                if made > 0 { return made }
+            case let .draining(error):
+                var made = 0
+                _ = soxr_process(converter, nil, 0, nil, output, wanted, &made)
+                if made > 0 { return made }
+                state = .finished
+                if let error { throw error }
+                return 0
+            case .finished:
+                return 0
+            }
+        }
+    }
+
+    public func close() {
+        if let converter {
+            soxr_delete(converter)
+            self.converter = nil
+        }
+        wrapped.close()
+    }
+}
+
+extension AudioSource {
+    /// This source at ``ResamplingSource/analysisSampleRate``: itself when it
+    /// already is, else a ``ResamplingSource`` over it.
+    public func atAnalysisRate() throws(AudioSourceError) -> any AudioSource {
+        guard format.sampleRate != ResamplingSource.analysisSampleRate else { return self }
+        return try ResamplingSource(self, sampleRate: ResamplingSource.analysisSampleRate)
+    }
+}
