@@ -21,8 +21,6 @@ public final class ResamplingSource: AudioSource {
     public var name: String { wrapped.name }
     public let frameCount: Int?
     public var invalidSamples: Int { wrapped.invalidSamples }
-    /// The wrapped source's format.
-    public var inputFormat: AudioFormat { wrapped.format }
 
     private enum State {
         case reading

@@ -30,7 +30,7 @@ struct SourceChoiceRateTests {
             .open(configuration: configuration, speed: nil, maximumFrames: nil)
         defer { source.close() }
         #expect(source.format == AudioFormat(sampleRate: 16_000, channels: 1))
-        #expect((source as? ResamplingSource)?.inputFormat == AudioFormat(sampleRate: 48_000, channels: 1))
+        #expect((source as? ResamplingSource)?.wrapped.format == AudioFormat(sampleRate: 48_000, channels: 1))
 
         var captured: [Float] = []
         var buffer = [Float](repeating: 0, count: 1024)
