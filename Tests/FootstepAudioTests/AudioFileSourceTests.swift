@@ -116,19 +116,8 @@ struct AudioFileSourceTests {
         try handle.truncate(atOffset: 44 + 16000)
         try handle.close()
 
-        let source = try AudioFileSource(path: path)
-        var frames = 0
-        var buffer = [Float](repeating: 0, count: 1000)
-        do {
-            while true {
-                let got = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-                if got == 0 { break }
-                frames += got
-            }
-            Issue.record("the truncation was not reported")
-        } catch {
-            #expect(error as? AudioSourceError == .truncatedFile(path: path, expectedFrames: 16000, actualFrames: 8000))
-        }
+        let (frames, error) = readUntilError(try AudioFileSource(path: path))
+        #expect(error == .truncatedFile(path: path, expectedFrames: 16000, actualFrames: 8000))
         #expect(frames == 8000)
     }
 

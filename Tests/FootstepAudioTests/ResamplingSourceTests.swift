@@ -66,20 +66,10 @@ struct ResamplingSourceTests {
         try handle.close()
 
         let source = try AudioFileSource(path: path).atAnalysisRate()
-        var frames = 0
-        var buffer = [Float](repeating: 0, count: 2000)
-        do {
-            while true {
-                let got = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-                if got == 0 { break }
-                frames += got
-            }
-            Issue.record("the truncation was not reported")
-        } catch {
-            #expect(error as? AudioSourceError == .truncatedFile(path: path, expectedFrames: 48_000, actualFrames: 24_000))
-        }
+        let (frames, error) = readUntilError(source)
+        #expect(error == .truncatedFile(path: path, expectedFrames: 48_000, actualFrames: 24_000))
         // 24,000 frames at 48 kHz are 8,000 at 16 kHz, the converter's delay included.
         #expect(abs(frames - 8000) <= 2, "\(frames) frames before the error")
-        #expect(try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) } == 0)
+        #expect(readUntilError(source) == (0, nil))
     }
 }
