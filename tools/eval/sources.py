@@ -123,6 +123,51 @@ def split_impacts(x, min_gap=0.15):
     return pieces
 
 
+def envelope_db(x, hop=80, window=160):
+    """10 ms RMS every 5 ms (at 16 kHz), in dB relative to the loudest."""
+    n = max(1, (len(x) - window) // hop + 1)
+    rms = np.sqrt(np.array([np.mean(x[i * hop:i * hop + window] ** 2) for i in range(n)]))
+    return 20 * np.log10(rms / (rms.max() + 1e-12) + 1e-9)
+
+
+def split_at_gaps(x, gap_db=20.0, near_db=12.0, min_gap=0.15, hop=80):
+    """Cuts a piece where, after its sound has died away (20 dB below its peak so far), another impact rises out
+    of the gap to within 12 dB of the loudest, at least 0.15 s after the piece began: a recording of two footfalls
+    whose first is too quiet for `split_impacts`' envelope peaks (berusky2's steps are pairs 0.3 s apart, the first
+    10 dB down). A heel and its toe, or a gravel crunch, leave no such gap and stay one impact."""
+    db = envelope_db(x, hop)
+    first = int(np.argmax(db >= -26))
+    starts = [first]
+    peak, in_gap, low, low_at = db[first], False, 0.0, 0
+    for i in range(first + 1, len(db)):
+        if not in_gap:
+            peak = max(peak, db[i])
+            if db[i] <= peak - gap_db:
+                in_gap, low, low_at = True, db[i], i
+            continue
+        if db[i] < low:
+            low, low_at = db[i], i
+        if db[i] >= -near_db and db[i] >= low + gap_db and (i - starts[-1]) * hop / RATE >= min_gap:
+            rise = low_at
+            while rise < i and db[rise] < low + 6:
+                rise += 1
+            starts.append(rise)
+            peak, in_gap = db[i], False
+    if len(starts) == 1:
+        return [x]
+    bounds = [0] + [s * hop for s in starts[1:]] + [len(x)]
+    pieces = []
+    for start, end in zip(bounds, bounds[1:]):
+        piece = x[start:end].copy()
+        fade = min(len(piece) // 4, int(0.02 * RATE))
+        if end < len(x) and fade > 0:
+            piece[-fade:] *= np.linspace(1, 0, fade)
+        # A fragment (the next impact's first milliseconds, which `split_impacts` left at a piece's end) is not one.
+        if len(piece) >= int(0.05 * RATE):
+            pieces.append(piece)
+    return pieces
+
+
 class Sound:
     """One single impact: a step or a distractor, normalised to peak 1, starting at its onset."""
 
@@ -156,7 +201,8 @@ def load(wav_dir, manifest=MANIFEST):
                 continue
             cat = row["category"]
             if cat == "footstep":
-                for i, piece in enumerate(split_impacts(x)):
+                pieces = [sub for piece in split_impacts(x) for sub in split_at_gaps(piece)]
+                for i, piece in enumerate(pieces):
                     out[fold]["steps"].append(Sound(piece, family(row), cat, f"{wav_name(row)}#{i}"))
             elif cat == "scrape":
                 # A chair or a piece of furniture dragged: 0.3-1.2 s of a long slide, several pieces per file.

@@ -1,6 +1,7 @@
 """The clip builder (`corpus.build`): clips are deterministic in (seed, index), so a fold built with
 fewer clips and then extended (`footstep_eval.py build --train-clips N` over an existing fold) holds
-byte for byte the clips a build of N from scratch writes.
+byte for byte the clips a build of N from scratch writes. And how a step recording is cut into single
+impacts (`sources.split_at_gaps`): every footfall of a recording gets its own truth onset.
 
 Made-up sounds (decaying noise bursts) and the synthetic backgrounds stand in for the recordings,
 which `make test` does not fetch.
@@ -62,6 +63,46 @@ class ExtendingAFoldTests(unittest.TestCase):
             self.build(out, 2)
             with self.assertRaisesRegex(ValueError, "holds 2 clips, not the 3"):
                 self.build(out, 4, first=3)
+
+
+def thud(seconds, level_db, decay=0.03, seed=0):
+    """A decaying noise burst `seconds` long, its peak at `level_db` dB."""
+    from sources import RATE
+    n = int(RATE * seconds)
+    x = np.random.default_rng(seed).standard_normal(n) * np.exp(-np.arange(n) / (RATE * decay))
+    return x / np.max(np.abs(x)) * 10 ** (level_db / 20)
+
+
+@unittest.skipUnless(np is not None, "the evaluation's sources need numpy and scipy")
+class SplittingStepRecordingsTests(unittest.TestCase):
+    def test_two_footfalls_with_a_silent_gap_are_two_impacts(self):
+        from sources import RATE, split_at_gaps
+        # berusky2's shape: a step 10 dB down, silence, the louder step 0.3 s after the first
+        x = np.concatenate([thud(0.3, -10, seed=1), thud(0.3, 0, seed=2)])
+        pieces = split_at_gaps(x)
+        self.assertEqual(len(pieces), 2)
+        self.assertAlmostEqual(len(pieces[0]) / RATE, 0.3, delta=0.02)
+        self.assertEqual(sum(len(p) for p in pieces), len(x))
+
+    def test_a_heel_and_its_toe_stay_one_impact(self):
+        from sources import split_at_gaps
+        # the toe 80 ms after the heel, before the heel has died away
+        x = np.concatenate([thud(0.08, -6, seed=3), thud(0.3, 0, seed=4)])
+        self.assertEqual(len(split_at_gaps(x)), 1)
+
+    def test_a_second_sound_too_quiet_to_be_a_footfall_is_not_cut_off(self):
+        from sources import split_at_gaps
+        # a faint rustle 25 dB down after the step has died away
+        x = np.concatenate([thud(0.3, 0, seed=5), thud(0.2, -25, seed=6)])
+        self.assertEqual(len(split_at_gaps(x)), 1)
+
+    def test_the_start_of_the_next_impact_left_at_a_pieces_end_is_dropped(self):
+        from sources import split_at_gaps
+        # split_impacts cuts late: the next step's first 20 ms end the piece
+        x = np.concatenate([thud(0.3, 0, seed=7), thud(0.02, -2, decay=1.0, seed=8)])
+        pieces = split_at_gaps(x)
+        self.assertEqual(len(pieces), 1)
+        self.assertAlmostEqual(len(pieces[0]) / 16000, 0.3, delta=0.01)  # cut where the fragment rises
 
 
 if __name__ == "__main__":
