@@ -19,7 +19,6 @@ import wave
 import zlib
 
 import numpy as np
-from scipy import signal
 
 RATE = 16000
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -97,32 +96,6 @@ def onset_index(x):
     return int(np.argmax(np.abs(x) >= 0.05 * peak))
 
 
-def split_impacts(x, min_gap=0.15):
-    """Single impacts of a recording that holds several (two steps, a door's
-    clunks): cut at each envelope peak's onset, each piece until the next."""
-    env = signal.lfilter(*signal.butter(2, 30 / (RATE / 2)), np.abs(x))
-    peaks, _ = signal.find_peaks(env, height=0.3 * env.max(), distance=int(min_gap * RATE))
-    if len(peaks) <= 1:
-        return [x]
-    pieces = []
-    bounds = []
-    for p in peaks:
-        # walk back from the envelope peak to where the sound rises out of the gap before it
-        lo = bounds[-1][1] if bounds else 0
-        seg = np.abs(x[lo:p + 1])
-        start = lo + int(np.argmax(seg >= 0.05 * np.max(np.abs(x[lo:p + int(0.03 * RATE)]))))
-        bounds.append((start, p))
-    for i, (start, _) in enumerate(bounds):
-        end = bounds[i + 1][0] if i + 1 < len(bounds) else len(x)
-        piece = x[max(0, start - 16):end].copy()
-        fade = min(len(piece) // 4, int(0.02 * RATE))
-        if fade > 0:
-            piece[-fade:] *= np.linspace(1, 0, fade)
-        if len(piece) > int(0.03 * RATE):
-            pieces.append(piece)
-    return pieces
-
-
 def envelope_db(x, hop=80, window=160):
     """10 ms RMS every 5 ms (at 16 kHz), in dB relative to the loudest."""
     n = max(1, (len(x) - window) // hop + 1)
@@ -131,10 +104,11 @@ def envelope_db(x, hop=80, window=160):
 
 
 def split_at_gaps(x, gap_db=20.0, near_db=12.0, min_gap=0.15, hop=80):
-    """Cuts a piece where, after its sound has died away (20 dB below its peak so far), another impact rises out
-    of the gap to within 12 dB of the loudest, at least 0.15 s after the piece began: a recording of two footfalls
-    whose first is too quiet for `split_impacts`' envelope peaks (berusky2's steps are pairs 0.3 s apart, the first
-    10 dB down). A heel and its toe, or a gravel crunch, leave no such gap and stay one impact."""
+    """The single footfalls of a step recording: a cut wherever, after the sound has died away (20 dB below its
+    peak so far), another impact rises out of the gap to within 12 dB of the loudest, at least 0.15 s after the
+    last cut (berusky2's steps are pairs 0.3 s apart, the first 10 dB down; freedink's stairs are three). A heel
+    and its toe, or a gravel crunch, leave no such gap and stay one footfall, so every piece is a whole footfall
+    and every footfall gets its own truth onset."""
     db = envelope_db(x, hop)
     first = int(np.argmax(db >= -26))
     starts = [first]
@@ -162,7 +136,7 @@ def split_at_gaps(x, gap_db=20.0, near_db=12.0, min_gap=0.15, hop=80):
         fade = min(len(piece) // 4, int(0.02 * RATE))
         if end < len(x) and fade > 0:
             piece[-fade:] *= np.linspace(1, 0, fade)
-        # A fragment (the next impact's first milliseconds, which `split_impacts` left at a piece's end) is not one.
+        # A fragment (a recording that ends as the next impact begins) is not a footfall.
         if len(piece) >= int(0.05 * RATE):
             pieces.append(piece)
     return pieces
@@ -201,8 +175,7 @@ def load(wav_dir, manifest=MANIFEST):
                 continue
             cat = row["category"]
             if cat == "footstep":
-                pieces = [sub for piece in split_impacts(x) for sub in split_at_gaps(piece)]
-                for i, piece in enumerate(pieces):
+                for i, piece in enumerate(split_at_gaps(x)):
                     out[fold]["steps"].append(Sound(piece, family(row), cat, f"{wav_name(row)}#{i}"))
             elif cat == "scrape":
                 # A chair or a piece of furniture dragged: 0.3-1.2 s of a long slide, several pieces per file.

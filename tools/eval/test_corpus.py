@@ -96,9 +96,9 @@ class SplittingStepRecordingsTests(unittest.TestCase):
         x = np.concatenate([thud(0.3, 0, seed=5), thud(0.2, -25, seed=6)])
         self.assertEqual(len(split_at_gaps(x)), 1)
 
-    def test_the_start_of_the_next_impact_left_at_a_pieces_end_is_dropped(self):
+    def test_a_recording_that_ends_as_the_next_footfall_begins_keeps_one_footfall(self):
         from sources import split_at_gaps
-        # split_impacts cuts late: the next step's first 20 ms end the piece
+        # the next step's first 20 ms end the recording: a fragment, not a footfall
         x = np.concatenate([thud(0.3, 0, seed=7), thud(0.02, -2, decay=1.0, seed=8)])
         pieces = split_at_gaps(x)
         self.assertEqual(len(pieces), 1)
