@@ -99,7 +99,7 @@ def main():
                     and not (intervals and machine_exact(onsets, i, intervals, eps))]
             tally.add_clip(truth, kept, scoring.clip_seconds(scoring.clip_audio(gt, name)))
         f = tally.figures()
-        rule = "none (the shipped model)" if intervals is None else f"{intervals} intervals within {eps:.1%}"
+        rule = "none (the predictions as they are)" if intervals is None else f"{intervals} intervals within {eps:.1%}"
         print(f"| {rule} | {f['precision']:.3f} / {f['recall']:.3f} / {f['f1']:.3f} | {f['false_per_hour']:.0f} | "
               f"{f['macro_f1']:.3f} |")
 
