@@ -76,7 +76,9 @@ def octave_cells(x, cell=800, n_fft=1024):
     return 10 * np.log10(np.stack(bands, axis=1) + 1e-10)  # cells x bands
 
 
-def cut(args, k, bank):
+def cut(args, k, bank, pooled=True):
+    """One fold's detections: features, footstep-or-not, and the pictures (pooled as the study uses them, or
+    unpooled: event (n, 32, 50) relative to its maximum, context and heard (n, 40, 8))."""
     path = os.path.join(args.features, f"fold{k}.csv")
     names, X, y, sources, truth, _ = tc.load(path)
     with open(path) as f:
@@ -106,10 +108,14 @@ def cut(args, k, bank):
         partial[max(known, 30):] = np.nan
         reference = np.nanmax(partial[28:31])
         heard[i] = np.where(np.isnan(partial), -40, np.clip(partial - reference, -40, 20))
+    event = event - event.max(axis=(1, 2), keepdims=True)
+    y = (y != tc.CLASSES.index("other")).astype(int)
+    if not pooled:
+        return dict(features=X, y=y, event=event, context=context, heard=heard)
     pool = lambda a, *shape: a.reshape(len(a), *shape).mean(axis=(2, 4) if len(shape) == 4 else 2)  # noqa: E731
     return dict(
-        features=X, y=(y != tc.CLASSES.index("other")).astype(int),
-        event=pool(event - event.max(axis=(1, 2), keepdims=True), 16, 2, 25, 2).reshape(len(y), -1),
+        features=X, y=y,
+        event=pool(event, 16, 2, 25, 2).reshape(len(y), -1),
         context=pool(context, 20, 2, 8).reshape(len(y), -1),
         heard=pool(heard, 20, 2, 8).reshape(len(y), -1),
     )
