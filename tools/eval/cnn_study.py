@@ -25,7 +25,8 @@ Models, each trained on three folds and scored on the fourth (footstep vs other)
   a 64-unit layer. SpecAugment-style masking of 4 mel bands and 5 frames, a random shift of up to 2 frames,
   Adam (1e-3, weight decay 1e-4), 10 epochs of batch 256, the same class weights (`--small`: the picture
   pooled 2x2 to 16 bands x 25 frames first, 8-16-16 channels);
-- **cnn without features** (`--pictures-alone`): the pictures alone;
+- **cnn without features** (`--pictures-alone`): the pictures alone; `--no-context` leaves out the context
+  branch (the event's picture and the features only);
 - **trees + cnn**: the mean of the two models' logits.
 
 Printed: ROC AUC per held-out fold and the share of detected steps kept when 5, 10 and 20 % of the other
@@ -66,7 +67,7 @@ def trees(train, test, other_weight):
     return model.decision_function(test["features"])
 
 
-def network(use_features, n_features, small=False):
+def network(use_features, n_features, small=False, use_context=True):
     import torch
     from torch import nn
 
@@ -83,12 +84,12 @@ def network(use_features, n_features, small=False):
                                            nn.Flatten())
             self.heard = nn.Sequential(nn.Conv1d(8, 16, 5, padding=2), nn.BatchNorm1d(16), nn.ReLU(),
                                        nn.MaxPool1d(2), nn.Conv1d(16, 16, 5, padding=2), nn.ReLU(),
-                                       nn.AdaptiveMaxPool1d(1), nn.Flatten())
-            width = (16 if small else 32) + 16 + (n_features if use_features else 0)
+                                       nn.AdaptiveMaxPool1d(1), nn.Flatten()) if use_context else None
+            width = (16 if small else 32) + (16 if use_context else 0) + (n_features if use_features else 0)
             self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(width, 64), nn.ReLU(), nn.Linear(64, 1))
 
         def forward(self, event, heard, features):
-            parts = [self.event(event[:, None]), self.heard(heard.transpose(1, 2))]
+            parts = [self.event(event[:, None])] + ([self.heard(heard.transpose(1, 2))] if use_context else [])
             if use_features:
                 parts.append(features)
             return self.head(torch.cat(parts, dim=1))[:, 0]
@@ -96,7 +97,7 @@ def network(use_features, n_features, small=False):
     return Net()
 
 
-def cnn(train, test, use_features, other_weight, epochs, seed, small=False):
+def cnn(train, test, use_features, other_weight, epochs, seed, small=False, use_context=True):
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -107,7 +108,7 @@ def cnn(train, test, use_features, other_weight, epochs, seed, small=False):
     event, heard, features = tensors(train)
     y = torch.from_numpy(train["y"].astype(np.float32))
     w = torch.from_numpy(class_weights(train["y"], other_weight).astype(np.float32))
-    net = network(use_features, features.shape[1], small)
+    net = network(use_features, features.shape[1], small, use_context)
     optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
     loss = torch.nn.BCEWithLogitsLoss(reduction="none")
     n = len(y)
@@ -175,6 +176,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--small", action="store_true",
                     help="a network about 15 times cheaper: the picture pooled 2x2, 8-16-16 channels")
+    ap.add_argument("--no-context", action="store_true",
+                    help="without the context branch: the event's picture and the features only")
     ap.add_argument("--pictures-alone", action="store_true", help="also train the network without the features")
     args = ap.parse_args()
     args.features = args.features or os.path.join(args.out, "features")
@@ -193,10 +196,11 @@ def main():
         test = data[k]
         started = time.time()
         scores = {"trees": trees(train, test, args.other_weight),
-                  "cnn": cnn(train, test, True, args.other_weight, args.epochs, args.seed, args.small)}
+                  "cnn": cnn(train, test, True, args.other_weight, args.epochs, args.seed, args.small,
+                             not args.no_context)}
         if args.pictures_alone:
             scores["cnn without features"] = cnn(train, test, False, args.other_weight, args.epochs, args.seed,
-                                                 args.small)
+                                                 args.small, not args.no_context)
         scores["trees + cnn"] = (scores["trees"] + scores["cnn"]) / 2
         for name, score in scores.items():
             results[name][0].append(roc_auc_score(test["y"], score))
