@@ -17,14 +17,14 @@ audio at each detection by `picture_study.cut`:
 
 Models, each trained on three folds and scored on the fourth (footstep vs other):
 
-- **trees**: scikit-learn's gradient-boosted trees on the 48 features with the shipped settings
-  (`train_folds.py`: 100 rounds, 15 leaves, 40 a leaf, L2 1, `other` weighted 3x after balancing), on the same
-  detections (not the synthesizer's) and the same two classes;
+- **trees**: the shipped event model's training (`train_folds.fit` with `train_folds.py`'s defaults: gradient-
+  boosted trees over the 48 features, five classes, its class weights) on the same detections (not the
+  synthesizer's); its score is the log-odds of any footstep;
 - **cnn**: two convolutional branches (event: 3 blocks of 3x3 convolution, batch norm, ReLU and 2x2 pooling,
   16-32-32 channels; heard: two 1-D convolutions over time, 16 channels) and the standardised features, joined by
   a 64-unit layer. SpecAugment-style masking of 4 mel bands and 5 frames, a random shift of up to 2 frames,
-  Adam (1e-3, weight decay 1e-4), 10 epochs of batch 256, the same class weights (`--small`: the picture
-  pooled 2x2 to 16 bands x 25 frames first, 8-16-16 channels);
+  Adam (1e-3, weight decay 1e-4), 10 epochs of batch 256, each detection weighted as the trees weigh it
+  (`--small`: the picture pooled 2x2 to 16 bands x 25 frames first, 8-16-16 channels);
 - **cnn without features** (`--pictures-alone`): the pictures alone; `--no-context` leaves out the context
   branch (the event's picture and the features only);
 - **trees + cnn**: the mean of the two models' logits.
@@ -44,8 +44,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import picture_study  # noqa: E402
+import train_folds  # noqa: E402
 
 FOLDS = range(4)
+OTHER = train_folds.tc.CLASSES.index("other")
 
 
 def kept_at(y, score, rates=(0.05, 0.10, 0.20)):
@@ -63,18 +65,14 @@ def kept_by_scenario(y, score, scenario, rate=0.10):
             for s in np.unique(scenario)}
 
 
-def class_weights(y, other_weight):
-    """Balanced classes, then `other` (label 0) weighted `other_weight` times more, as train_folds does."""
-    w = np.where(y == 1, len(y) / (2 * max(1, y.sum())), len(y) / (2 * max(1, (1 - y).sum())))
-    return np.where(y == 0, w * other_weight, w)
-
-
-def trees(train, test, other_weight):
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    model = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=40,
-                                           l2_regularization=1.0, random_state=7)
-    model.fit(train["features"], train["y"], sample_weight=class_weights(train["y"], other_weight))
-    return model.decision_function(test["features"])
+def trees(train, test, settings):
+    """The shipped event model's training (`train_folds.fit`: five classes, its class weights) on the fold's
+    detections; the score is the log-odds of any footstep."""
+    model, mean, scale = train_folds.fit(train["features"], train["label"],
+                                         train_folds.class_weights(train["label"], settings.other_weight), settings)
+    other = list(model.classes_).index(OTHER)
+    p_other = np.clip(model.predict_proba((test["features"] - mean) / scale)[:, other], 1e-7, 1 - 1e-7)
+    return np.log((1 - p_other) / p_other)
 
 
 def network(use_features, n_features, small=False, use_context=True):
@@ -108,7 +106,7 @@ def network(use_features, n_features, small=False, use_context=True):
     return Net()
 
 
-def cnn(train, test, use_features, other_weight, epochs, seed, small=False, use_context=True):
+def cnn(train, test, use_features, settings, epochs, seed, small=False, use_context=True):
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -118,7 +116,7 @@ def cnn(train, test, use_features, other_weight, epochs, seed, small=False, use_
                          torch.from_numpy(((d["features"] - mean) / scale).astype(np.float32)))
     event, heard, features = tensors(train)
     y = torch.from_numpy(train["y"].astype(np.float32))
-    w = torch.from_numpy(class_weights(train["y"], other_weight).astype(np.float32))
+    w = torch.from_numpy(train_folds.class_weights(train["label"], settings.other_weight).astype(np.float32))
     net = network(use_features, features.shape[1], small, use_context)
     optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
     loss = torch.nn.BCEWithLogitsLoss(reduction="none")
@@ -183,7 +181,8 @@ def main():
     ap.add_argument("--features", default=None, help="the fold feature tables (default: OUT/features)")
     ap.add_argument("--per-fold", type=int, default=0, help="detections used per fold (0: all)")
     ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--other-weight", type=float, default=3.0)
+    ap.add_argument("--other-weight", type=float, default=None,
+                    help="the weight of `other` for both models (default: the shipped model's, train_folds.py)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--small", action="store_true",
                     help="a network about 15 times cheaper: the picture pooled 2x2, 8-16-16 channels")
@@ -192,6 +191,8 @@ def main():
     ap.add_argument("--pictures-alone", action="store_true", help="also train the network without the features")
     args = ap.parse_args()
     args.features = args.features or os.path.join(args.out, "features")
+    settings = train_folds.parser().parse_args([] if args.other_weight is None
+                                               else ["--other-weight", str(args.other_weight)])
     bank = picture_study.mel_bank()
     data = {}
     for k in FOLDS:
@@ -207,11 +208,11 @@ def main():
         train = {key: np.concatenate([data[j][key] for j in FOLDS if j != k]) for key in data[k]}
         test = data[k]
         started = time.time()
-        scores = {"trees": trees(train, test, args.other_weight),
-                  "cnn": cnn(train, test, True, args.other_weight, args.epochs, args.seed, args.small,
+        scores = {"trees": trees(train, test, settings),
+                  "cnn": cnn(train, test, True, settings, args.epochs, args.seed, args.small,
                              not args.no_context)}
         if args.pictures_alone:
-            scores["cnn without features"] = cnn(train, test, False, args.other_weight, args.epochs, args.seed,
+            scores["cnn without features"] = cnn(train, test, False, settings, args.epochs, args.seed,
                                                  args.small, not args.no_context)
         scores["trees + cnn"] = (scores["trees"] + scores["cnn"]) / 2
         for name, score in scores.items():

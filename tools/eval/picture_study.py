@@ -78,8 +78,8 @@ def octave_cells(x, cell=800, n_fft=1024):
 
 def cut(args, k, bank, pooled=True):
     """One fold's detections: features, footstep-or-not, and the pictures (pooled as the study uses them, or
-    unpooled: event (n, 32, 50) relative to its maximum, context and heard (n, 40, 8), and each clip's
-    transmission model)."""
+    unpooled: event (n, 32, 50) relative to its maximum, context and heard (n, 40, 8), the five-class label
+    and each clip's transmission model)."""
     path = os.path.join(args.features, f"fold{k}.csv")
     names, X, y, sources, truth, _ = tc.load(path)
     with open(path) as f:
@@ -110,10 +110,10 @@ def cut(args, k, bank, pooled=True):
         reference = np.nanmax(partial[28:31])
         heard[i] = np.where(np.isnan(partial), -40, np.clip(partial - reference, -40, 20))
     event = event - event.max(axis=(1, 2), keepdims=True)
-    y = (y != tc.CLASSES.index("other")).astype(int)
+    label, y = y, (y != tc.CLASSES.index("other")).astype(int)
     if not pooled:
         scenario = np.array([source[len("labelled-"):].split("-")[0] for source in sources])
-        return dict(features=X, y=y, event=event, context=context, heard=heard, scenario=scenario)
+        return dict(features=X, label=label, y=y, event=event, context=context, heard=heard, scenario=scenario)
     pool = lambda a, *shape: a.reshape(len(a), *shape).mean(axis=(2, 4) if len(shape) == 4 else 2)  # noqa: E731
     return dict(
         features=X, y=y,

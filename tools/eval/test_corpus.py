@@ -97,12 +97,12 @@ class SplittingStepRecordingsTests(unittest.TestCase):
         self.assertEqual(len(split_at_gaps(x)), 1)
 
     def test_a_recording_that_ends_as_the_next_footfall_begins_keeps_one_footfall(self):
-        from sources import split_at_gaps
+        from sources import RATE, split_at_gaps
         # the next step's first 20 ms end the recording: a fragment, not a footfall
         x = np.concatenate([thud(0.3, 0, seed=7), thud(0.02, -2, decay=1.0, seed=8)])
         pieces = split_at_gaps(x)
         self.assertEqual(len(pieces), 1)
-        self.assertAlmostEqual(len(pieces[0]) / 16000, 0.3, delta=0.01)  # cut where the fragment rises
+        self.assertAlmostEqual(len(pieces[0]) / RATE, 0.3, delta=0.01)  # cut where the fragment rises
 
 
 if __name__ == "__main__":

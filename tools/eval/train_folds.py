@@ -136,9 +136,8 @@ def add_bout_typers(out, models, footstepctl):
     print(f"bout typers written into {models}/fold-*.json and full.json")
 
 
-def main():
-    tc.ensure_venv()
-    import numpy as np
+def parser():
+    """The options, whose defaults are the shipped model's settings (`parser().parse_args([])` gives them)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="/tmp/footstep-eval", help="the evaluation corpus (footstep_eval.py build)")
     ap.add_argument("--models", default="/tmp/footstep-eval/models")
@@ -160,7 +159,13 @@ def main():
     ap.add_argument("--bout-typers-only", action="store_true",
                     help="only (re)fit the bout typers into the existing models (step 4)")
     ap.add_argument("--install", action="store_true", help="copy full.json over the shipped model")
-    args = ap.parse_args()
+    return ap
+
+
+def main():
+    tc.ensure_venv()
+    import numpy as np
+    args = parser().parse_args()
     if args.bout_typers_only:
         add_bout_typers(args.out, args.models, args.footstepctl)
         if args.install:
