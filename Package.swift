@@ -164,7 +164,8 @@ let package = Package(
             dependencies: ["CCairo", "FootstepAudio", "FootstepCore", "FootstepReports", "FootstepStore", "FootstepTesting"]),
         .testTarget(
             name: "FootstepClassifierTests",
-            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP"]),
+            dependencies: ["FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "FootstepDaemonTests",
             dependencies: [

@@ -202,9 +202,9 @@ def tree_logits(ensemble, X):
     return z
 
 
-def write_model(path, model, names, mean, scale, temperature, training, validation):
+def write_model(path, model, names, mean, scale, temperature, training, validation, network=None):
     """Writes the model file FootstepModel reads (an sklearn HistGradientBoostingClassifier,
-    MLPClassifier or LogisticRegression)."""
+    MLPClassifier or LogisticRegression, and the picture network's section when there is one)."""
     trees = None
     if hasattr(model, "_predictors"):
         layers, trees = [], export_trees(model)
@@ -227,6 +227,7 @@ def write_model(path, model, names, mean, scale, temperature, training, validati
         "scales": scale.tolist(),
         "layers": layers,
         **({"trees": trees} if trees else {}),
+        **({"network": network} if network else {}),
         "temperature": temperature,
         "validation": validation,
     }

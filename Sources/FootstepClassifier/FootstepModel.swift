@@ -3,8 +3,9 @@ import Foundation
 /// The classifier's model file (`Resources/footstep-model.json`, written by
 /// `tools/train_classifier.py`): standardisation, then either a small dense
 /// network (logistic regression is one linear layer) or gradient-boosted
-/// trees (`trees`, with `layers` empty), a softmax temperature and,
-/// optionally, the bout typer.
+/// trees (`trees`, with `layers` empty), optionally a picture network
+/// (`network`) averaged with them, a softmax temperature and, optionally,
+/// the bout typer.
 public struct FootstepModel: Sendable, Codable {
     /// One dense layer: `weights[out][in]`, `biases[out]`, then the activation.
     public struct Layer: Sendable, Codable {
@@ -18,6 +19,32 @@ public struct FootstepModel: Sendable, Codable {
             self.biases = biases
             self.activation = activation
         }
+    }
+
+    /// The picture network (`PictureNetwork`): it scores the event's picture
+    /// and features as footstep or not, and moves the footstep classes'
+    /// logits by `weight` × (its log-odds − the trees' or layers' log-odds of
+    /// any footstep), keeping how they share a footstep between the types.
+    public struct Network: Sendable, Codable {
+        /// A 3×3 convolution: `weights` in `[out][in][ky][kx]` order (PyTorch's), flattened.
+        public struct Convolution: Sendable, Codable {
+            public var inputs: Int
+            public var outputs: Int
+            public var weights: [Double]
+            public var biases: [Double]
+        }
+
+        /// `EventPicture.version` the network was trained on, and its shape.
+        public var pictureVersion: Int
+        public var bands: Int
+        public var frames: Int
+        /// The picture goes in as (dB − pictureShift) / pictureScale.
+        public var pictureShift: Double
+        public var pictureScale: Double
+        public var convolutions: [Convolution]
+        /// From the last convolution's channels and the standardised features to one logit.
+        public var dense: [Layer]
+        public var weight: Double
     }
 
     public static let formatName = "footstepd-event-classifier"
@@ -39,6 +66,8 @@ public struct FootstepModel: Sendable, Codable {
     public var layers: [Layer]
     /// The tree ensemble, over the standardised features; nil for a network.
     public var trees: TreeEnsemble?
+    /// The picture network; nil when the features alone decide.
+    public var network: Network?
     public var temperature: Double
     /// Names a footstep's type from its whole bout (`BoutReviser`); files
     /// without one keep the live types.
@@ -105,7 +134,50 @@ public struct FootstepModel: Sendable, Codable {
         } else {
             try validateLayers(path: path)
         }
+        if let network {
+            try validate(network, path: path)
+        }
         try boutTyper?.validate(path: path)
+    }
+
+    /// Checks the picture's version and shape and that the network's layers chain to one logit.
+    private func validate(_ network: Network, path: String) throws(ClassifierError) {
+        guard network.pictureVersion == EventPicture.version, network.bands == EventPicture.bands,
+            network.frames == EventPicture.frames
+        else {
+            throw .featureMismatch(
+                path: path,
+                reason: "network trained on picture v\(network.pictureVersion) (\(network.bands) × \(network.frames)), this build computes v\(EventPicture.version) (\(EventPicture.bands) × \(EventPicture.frames)). Retrain with tools/eval/train_folds.py")
+        }
+        guard network.pictureScale > 0, network.weight >= 0, network.weight <= 1 else {
+            throw .modelInvalid(path: path, reason: "the network's picture scale must be positive and its weight in [0, 1]")
+        }
+        var channels = 1
+        var (height, width) = (network.bands, network.frames)
+        for (index, layer) in network.convolutions.enumerated() {
+            guard layer.inputs == channels, layer.outputs > 0, layer.weights.count == layer.outputs * layer.inputs * 9,
+                layer.biases.count == layer.outputs
+            else {
+                throw .modelInvalid(path: path, reason: "the network's convolution \(index) has the wrong shape")
+            }
+            channels = layer.outputs
+            (height, width) = (height / 2, width / 2)
+        }
+        guard !network.convolutions.isEmpty, height >= 1, width >= 1 else {
+            throw .modelInvalid(path: path, reason: "the network needs 1 to 4 convolutions for a \(network.bands) × \(network.frames) picture")
+        }
+        var inputs = channels + features.count
+        for (index, layer) in network.dense.enumerated() {
+            guard layer.weights.count == layer.biases.count, layer.weights.allSatisfy({ $0.count == inputs }),
+                ["relu", "linear"].contains(layer.activation)
+            else {
+                throw .modelInvalid(path: path, reason: "the network's dense layer \(index) has the wrong shape or activation")
+            }
+            inputs = layer.biases.count
+        }
+        guard !network.dense.isEmpty, inputs == 1 else {
+            throw .modelInvalid(path: path, reason: "the network's last layer must have one output")
+        }
     }
 
     /// Checks that the layers chain from the features to one output per class.

@@ -4,7 +4,9 @@ import FootstepDSP
 
 /// The trained classifier: features (`EventFeatureExtractor`) → model
 /// (`FootstepModel`) → calibrated probabilities over the four footstep types
-/// and `other`.
+/// and `other`. When the model has a picture network, the event's picture
+/// (`EventPicture`) and features move the footstep classes' logits towards
+/// the network's log-odds of a footstep before the softmax.
 ///
 /// Decision: the most likely class names the type and its probability is the
 /// confidence. `other` gives kind `other`, type `unknown`. A footstep class
@@ -29,6 +31,9 @@ public struct FootstepModelClassifier: EventClassifier {
     private let trees: FlatTreeEnsemble?
     /// The standardised features, then each layer's outputs; the last holds the logits.
     private var activations: [[Double]]
+    private var picture = EventPicture()
+    private var network: PictureNetwork?
+    private let networkWeight: Double
     /// Probabilities of the last event, in `FootstepModel.classNames` order.
     public private(set) var probabilities: [Double]
 
@@ -49,6 +54,8 @@ public struct FootstepModelClassifier: EventClassifier {
             [Double](repeating: 0, count: $0)
         }
         probabilities = [Double](repeating: 0, count: FootstepModel.classNames.count)
+        network = model.network.map { PictureNetwork(model: $0, features: model.features.count) }
+        networkWeight = model.network?.weight ?? 0
     }
 
     /// The classifier with the model shipped in the package.
@@ -60,12 +67,14 @@ public struct FootstepModelClassifier: EventClassifier {
         _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
     ) -> Classification {
         extractor.extract(event, segment: segment, preRollFrames: preRollFrames, sampleRate: sampleRate)
+        if network != nil { picture.compute(segment: segment, sampleRate: sampleRate) }
         let intensity = Intensity(levelAboveBackground: event.lafMax - event.backgroundLAF)
-        return predict(features: extractor.values, intensity: intensity)
+        return predict(features: extractor.values, picture: picture.values, intensity: intensity)
     }
 
-    /// Classifies a feature vector directly (`EventFeatures.names` order).
-    public mutating func predict(features: [Double], intensity: Intensity) -> Classification {
+    /// Classifies a feature vector (`EventFeatures.names` order) and, for a
+    /// model with a picture network, the event's picture (`EventPicture.values`) directly.
+    public mutating func predict(features: [Double], picture: [Float]? = nil, intensity: Intensity) -> Classification {
         precondition(features.count == means.count)
         for i in 0..<features.count {
             let value = features[i].isFinite ? features[i] : 0
@@ -82,8 +91,11 @@ public struct FootstepModelClassifier: EventClassifier {
                 activations[layer + 1][o] = relu[layer] ? max(0, sum) : sum
             }
         }
-        // Softmax with temperature.
         let logits = activations.count - 1
+        if network != nil, let picture {
+            fuse(picture: picture, logits: logits)
+        }
+        // Softmax with temperature.
         var largest = -Double.infinity
         for value in activations[logits] { largest = max(largest, value / temperature) }
         var total = 0.0
@@ -98,6 +110,19 @@ public struct FootstepModelClassifier: EventClassifier {
             if probabilities[k] > probabilities[best] { best = k }
         }
         return Self.decide(probabilities, intensity: intensity)
+    }
+
+    /// Moves the four footstep logits by `networkWeight` × (the network's footstep log-odds − the model's).
+    private mutating func fuse(picture: [Float], logits: Int) {
+        // Read in place: a copy of the row would be copied again when it is written below.
+        var largest = -Double.infinity
+        for k in 0..<4 { largest = max(largest, activations[logits][k]) }
+        var footsteps = 0.0
+        for k in 0..<4 { footsteps += exp(activations[logits][k] - largest) }
+        let modelOdds = largest + log(footsteps) - activations[logits][4]
+        let networkOdds = network!.logit(picture: picture, features: activations[0])
+        let shift = networkWeight * (networkOdds - modelOdds)
+        for k in 0..<4 { activations[logits][k] += shift }
     }
 
     /// The decision rule on calibrated probabilities (stomping, heel_strike, shuffling, running, other).

@@ -19,6 +19,8 @@ struct DatasetRow {
     var ceiling: Bool
     var floor: String
     var features: [Double]
+    /// The event's picture (`EventPicture.values`), written apart from the CSV (`--pictures`).
+    var picture: [Float]
 
     var csvLine: String {
         var line = "\(source),\(split),\(String(format: "%.4f", onset)),\(label),\(truthLabel),"
@@ -103,12 +105,12 @@ enum DatasetPlan {
                 return DatasetRow(
                     source: describe(scenario), split: split, onset: log.onsets[d], label: label,
                     truthLabel: "near_footstep", snrDB: scenario.snrDB, ceiling: scenario.ceiling,
-                    floor: scenario.floor.rawValue, features: log.rows[d])
+                    floor: scenario.floor.rawValue, features: log.rows[d], picture: log.pictures[d])
             }
             return DatasetRow(
                 source: describe(scenario), split: split, onset: log.onsets[d], label: label,
                 truthLabel: event?.label ?? "none", snrDB: event?.snrDB ?? scenario.snrDB, ceiling: scenario.ceiling,
-                floor: scenario.floor.rawValue, features: log.rows[d])
+                floor: scenario.floor.rawValue, features: log.rows[d], picture: log.pictures[d])
         }
     }
 

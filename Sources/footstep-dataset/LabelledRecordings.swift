@@ -70,7 +70,7 @@ enum LabelledRecordings {
                 source: name, split: split.rawValue, onset: log.onsets[d],
                 label: event?.trainingLabel ?? EventKind.other.rawValue,
                 truthLabel: nearStep ? "near_footstep" : (event.map { "labelled_" + $0.label } ?? "none"),
-                snrDB: 0, ceiling: false, floor: "labelled", features: log.rows[d])
+                snrDB: 0, ceiling: false, floor: "labelled", features: log.rows[d], picture: log.pictures[d])
         }
     }
 }

@@ -36,6 +36,11 @@ struct FootstepDataset: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output CSV path ('-' for stdout).")
     var output = "-"
 
+    @Option(help: ArgumentHelp(
+        "Also write each row's event picture here: \(EventPicture.count) little-endian float32 values a row, in the CSV's row order.",
+        valueName: "file"))
+    var pictures: String?
+
     @Option(help: "Parallel scenarios.")
     var jobs = 1
 
@@ -77,17 +82,18 @@ struct FootstepDataset: ParsableCommand {
             }
         }
         var text = DatasetRow.header + "\n"
+        var pictureBytes: [Float] = []
         var counts: [String: Int] = [:]
         let all = results.withLock { $0 }
-        for index in 0..<plans.count {
-            for row in all[index] ?? [] {
-                text += row.csvLine + "\n"
-                counts[row.label, default: 0] += 1
-            }
-        }
-        for row in labelledRows {
+        for (row, counted) in (0..<plans.count).flatMap({ all[$0] ?? [] }).map({ ($0, $0.label) })
+            + labelledRows.map({ ($0, $0.label + " (labelled)") })
+        {
             text += row.csvLine + "\n"
-            counts[row.label + " (labelled)", default: 0] += 1
+            if pictures != nil { pictureBytes += row.picture }
+            counts[counted, default: 0] += 1
+        }
+        if let pictures {
+            try pictureBytes.map(\.bitPattern.littleEndian).withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: pictures))
         }
         if output == "-" {
             print(text, terminator: "")

@@ -33,6 +33,7 @@ sys.path.insert(0, HERE)
 
 import train_classifier as tc  # noqa: E402
 import bout_typer  # noqa: E402
+import picture_network  # noqa: E402
 import sources  # noqa: E402
 
 FOLDS = list(sources.FOLDS)
@@ -50,20 +51,32 @@ def dataset(binary, out, work, synthetic_scenarios, jobs):
         path = os.path.join(work, f"fold{k}.csv")
         # Features of clips built since are stale: `footstep_eval.py build --force` rewrites clips_meta.csv.
         meta = os.path.join(out, "train", str(k), "clips_meta.csv")
-        if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(meta):
+        if stale(path, meta):
             subprocess.run([binary, "--split", "train", "--scenarios", "1", "--duration", "5", "--labelled",
-                            clips, "-o", path], check=True)
+                            clips, "-o", path, "--pictures", pictures_path(path)], check=True)
         paths[k] = path
     synthetic = os.path.join(work, "synthetic.csv")
-    if not os.path.exists(synthetic):
+    if stale(synthetic):
         subprocess.run([binary, "--split", "train", "--scenarios", str(synthetic_scenarios), "--jobs", str(jobs),
-                        "-o", synthetic], check=True)
+                        "-o", synthetic, "--pictures", pictures_path(synthetic)], check=True)
     return paths, synthetic
+
+
+def pictures_path(csv):
+    """Where `footstep-dataset --pictures` puts a dataset's event pictures."""
+    return csv[:-len(".csv")] + ".pictures"
+
+
+def stale(path, source=None):
+    """A dataset is rebuilt when it or its pictures are missing, or older than the clips it comes from."""
+    if not os.path.exists(path) or not os.path.exists(pictures_path(path)):
+        return True
+    return source is not None and os.path.getmtime(path) < os.path.getmtime(source)
 
 
 def load_all(paths, synthetic):
     import numpy as np
-    X, y, group, source = [], [], [], []
+    X, y, group, source, pictures = [], [], [], [], []
     names = None
     for k, path in list(paths.items()) + [("synthetic", synthetic)]:
         n, Xk, yk, sk, truth, _ = tc.load(path)
@@ -73,9 +86,10 @@ def load_all(paths, synthetic):
         names = names or n
         assert n == names
         X.append(Xk[keep]); y.append(yk[keep])
+        pictures.append(picture_network.load_pictures(pictures_path(path), len(yk))[keep])
         group += [str(k)] * int(keep.sum())
         source += [f"{k}/{s}" for s in sk[keep]]
-    return names, np.vstack(X), np.concatenate(y), np.array(group), np.array(source)
+    return names, np.vstack(X), np.concatenate(y), np.array(group), np.array(source), np.concatenate(pictures)
 
 
 def fit(X, y, weights, args):
@@ -98,6 +112,22 @@ def fit(X, y, weights, args):
                               random_state=args.seed, tol=1e-4, early_stopping=False)
     model.fit((X - mean) / scale, y, sample_weight=weights)
     return model, mean, scale
+
+
+def fit_network(X, y, pictures, weights, mean, scale, args):
+    """The picture network (`picture_network.py`) on the same rows and weights as the event model, or None
+    (`--no-picture-network`)."""
+    if not args.picture_network:
+        return None
+    return picture_network.fit(pictures, (X - mean) / scale, y != tc.CLASSES.index("other"), weights, seed=args.seed)
+
+
+def event_logits(model, network, X, pictures, mean, scale):
+    """The event model's five logits, fused with the picture network's when there is one."""
+    z = tc.logits(model, (X - mean) / scale)
+    if network is None:
+        return z
+    return picture_network.fuse(z, picture_network.forward(network, pictures, (X - mean) / scale))
 
 
 def class_weights(y, other_weight):
@@ -153,6 +183,8 @@ def parser():
     ap.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty of the MLP")
     ap.add_argument("--other-weight", type=float, default=3.0,
                     help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
+    ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=False,
+                    help="average the event model with a small network over the event's picture (picture_network.py)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
@@ -174,7 +206,7 @@ def main():
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
                                args.synthetic_scenarios, args.jobs)
-    names, X, y, group, _ = load_all(paths, synthetic)
+    names, X, y, group, _, pictures = load_all(paths, synthetic)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
     os.makedirs(args.models, exist_ok=True)
@@ -184,9 +216,10 @@ def main():
     for k in FOLDS:
         train = group != str(k)
         model, mean, scale = fit(X[train], y[train], weights[train], args)
-        fold_models[k] = (model, mean, scale)
+        network = fit_network(X[train], y[train], pictures[train], weights[train], mean, scale, args)
+        fold_models[k] = (model, mean, scale, network)
         test = group == str(k)
-        out_of_fold[k] = (tc.logits(model, (X[test] - mean) / scale), y[test])
+        out_of_fold[k] = (event_logits(model, network, X[test], pictures[test], mean, scale), y[test])
         if args.model == "trees":  # the exported walk (FootstepModel's) must give sklearn's logits
             sample = (X[test][:2000] - mean) / scale
             difference = np.abs(tc.tree_logits(tc.export_trees(model), sample) - model.decision_function(sample)).max()
@@ -198,19 +231,20 @@ def main():
         z, yk = out_of_fold[k]
         result = tc.evaluate(tc.softmax(z / temperature), yk)
         tc.report(f"fold {k} unseen (temperature {temperature:.2f} from the other folds)", result)
-        model, mean, scale = fold_models[k]
+        model, mean, scale, network = fold_models[k]
         tc.write_model(os.path.join(args.models, f"fold-{k}.json"), model, names, mean, scale, temperature,
                        f"{tc.dataset_version()}/eval-folds-without-{k}/seed{args.seed}",
-                       {key: v for key, v in result.items() if key != "reliability"})
+                       {key: v for key, v in result.items() if key != "reliability"}, network)
     all_z = np.vstack([out_of_fold[k][0] for k in FOLDS])
     all_y = np.concatenate([out_of_fold[k][1] for k in FOLDS])
     temperature = tc.fit_temperature(all_z, all_y)
     pooled = tc.evaluate(tc.softmax(all_z / temperature), all_y)
     tc.report("all folds, out-of-fold (unseen families)", pooled)
     model, mean, scale = fit(X, y, weights, args)
+    network = fit_network(X, y, pictures, weights, mean, scale, args)
     full = os.path.join(args.models, "full.json")
     tc.write_model(full, model, names, mean, scale, temperature, f"{tc.dataset_version()}/eval-folds-all/seed{args.seed}",
-                   {key: v for key, v in pooled.items() if key != "reliability"})
+                   {key: v for key, v in pooled.items() if key != "reliability"}, network)
     print(f"wrote {args.models}/fold-*.json and full.json")
     add_bout_typers(args.out, args.models, args.footstepctl)
     if args.install:
