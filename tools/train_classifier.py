@@ -3,14 +3,16 @@
 
     python3 tools/train_classifier.py            # = tools/eval/train_folds.py --install
 
-Creates tools/.venv (numpy + scikit-learn pinned in tools/requirements-train.txt)
-on first use and re-runs itself there. The training data are the evaluation's
+Creates tools/.venv (numpy, scikit-learn and PyTorch pinned in
+tools/requirements-train.txt) on first use and re-runs itself there. The training data are the evaluation's
 training clips (real recordings of folds 0-3, tools/eval/footstep_eval.py build;
 never the lockbox) and the built-in synthesizer's scenarios, both through the
 real detector (`footstep-dataset`). The model is gradient-boosted trees
 (scikit-learn's HistGradientBoostingClassifier; `--model mlp` for a
-one-hidden-layer MLP over standardised features) with temperature scaling
-fitted on out-of-fold predictions. Everything is seeded: the same repository
+one-hidden-layer MLP over standardised features), optionally averaged with a
+small convolutional network over the event's picture (`--picture-network`,
+tools/eval/picture_network.py), with temperature scaling fitted on
+out-of-fold predictions. Everything is seeded: the same repository
 gives the same model.
 
 This file also holds the helpers tools/eval/train_folds.py uses (loading a
@@ -30,13 +32,21 @@ MODEL_PATH = os.path.join(ROOT, "Sources", "FootstepClassifier", "Resources", "f
 
 
 def ensure_venv():
+    """Re-runs the script in tools/.venv, creating it, or installing the requirements again when
+    requirements-train.txt changed since (a copy of it is kept in the venv)."""
     python = os.path.join(VENV, "bin", "python")
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
+    requirements = os.path.join(ROOT, "tools", "requirements-train.txt")
+    installed = os.path.join(VENV, "requirements-train.txt")
+    with open(requirements) as f:
+        wanted = f.read()
     if not os.path.exists(python):
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "-r",
-                               os.path.join(ROOT, "tools", "requirements-train.txt")])
+    if not os.path.exists(installed) or open(installed).read() != wanted:
+        subprocess.check_call([python, "-m", "pip", "install", "-q", "-r", requirements])
+        with open(installed, "w") as f:
+            f.write(wanted)
     os.execv(python, [python] + sys.argv)
 
 

@@ -38,9 +38,11 @@ public struct EventPicture {
     private var hop = 0
     private var window: [Float] = []
     private var power: [Float] = []
-    /// Triangular mel filters: for band b, `weights[b]` over bins `firstBin[b]...`.
+    /// Triangular mel filters: band b weighs bins `firstBin[b]...` by
+    /// `weights[offset[b]..<offset[b + 1]]`.
     private var firstBin: [Int] = []
-    private var weights: [[Float]] = []
+    private var offset: [Int] = []
+    private var weights: [Float] = []
 
     public init() {
         values = [Float](repeating: Self.floorDB, count: Self.count)
@@ -57,7 +59,10 @@ public struct EventPicture {
         // A periodic Hann window over the whole FFT frame.
         window = (0..<size).map { k in 0.5 - 0.5 * cos(2 * Float.pi * Float(k) / Float(size)) }
         power = [Float](repeating: 0, count: size / 2 + 1)
-        (firstBin, weights) = Self.melFilters(size: size, rate: rate)
+        let filters = Self.melFilters(size: size, rate: rate)
+        firstBin = filters.firstBin
+        offset = filters.weights.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        weights = filters.weights.flatMap { $0 }
     }
 
     /// Triangles evenly spaced on the mel scale (2595·log10(1 + f/700)), each
@@ -116,9 +121,9 @@ public struct EventPicture {
                 power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
                 for b in 0..<Self.bands {
                     var energy: Float = 1e-12
-                    let first = firstBin[b]
-                    for (j, w) in weights[b].enumerated() { energy += w * power[first + j] }
-                    let level = 10 * log10(energy)
+                    let shift = firstBin[b] - offset[b]
+                    for j in offset[b]..<offset[b + 1] { energy += weights[j] * power[shift + j] }
+                    let level = Float(Decibels.fastPowerLevel(Double(energy)))
                     out[b * Self.frames + frame] = level
                     loudest = max(loudest, level)
                 }

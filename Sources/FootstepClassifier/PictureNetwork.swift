@@ -9,17 +9,20 @@
 /// with the features, go through dense layers to one logit.
 ///
 /// All buffers are allocated in `init`; `logit` does not allocate. The
-/// weights are kept input-major with the output channels innermost
-/// (`[in][ky][kx][out]`), so the inner loop runs over contiguous outputs.
+/// convolutions' weights are kept input-major with the output channels
+/// innermost, in vectors of eight (`[in][ky][kx][out / 8]`, the last vector
+/// padded with zeros), so each input value is one multiply-add a vector.
 ///
 /// - Note: Not thread-safe; one instance per pipeline.
 struct PictureNetwork {
     private struct Convolution {
         let inputs: Int
         let outputs: Int
-        /// `[in][ky][kx][out]`.
-        let weights: [Float]
-        let biases: [Float]
+        /// Vectors of eight outputs: `(outputs + 7) / 8`.
+        let lanes: Int
+        /// `[in][ky][kx][lane]`.
+        let weights: [SIMD8<Float>]
+        let biases: [SIMD8<Float>]
     }
 
     private struct Dense {
@@ -38,22 +41,24 @@ struct PictureNetwork {
     /// One block's input, its convolution before pooling, and the dense layers' activations.
     private var input: [Float]
     private var convolved: [Float]
-    private var accumulator: [Float]
+    private var accumulator: [SIMD8<Float>]
     private var activations: [[Float]]
 
     /// - Precondition: `model` has passed `FootstepModel.validate()`.
     init(model: FootstepModel.Network, features: Int) {
         convolutions = model.convolutions.map { layer in
-            var weights = [Float](repeating: 0, count: layer.weights.count)
+            let lanes = (layer.outputs + 7) / 8
+            var weights = [SIMD8<Float>](repeating: .zero, count: layer.inputs * 9 * lanes)
+            var biases = [SIMD8<Float>](repeating: .zero, count: lanes)
             for o in 0..<layer.outputs {
+                biases[o / 8][o % 8] = Float(layer.biases[o])
                 for i in 0..<layer.inputs {
                     for k in 0..<9 {
-                        weights[(i * 9 + k) * layer.outputs + o] = Float(layer.weights[(o * layer.inputs + i) * 9 + k])
+                        weights[(i * 9 + k) * lanes + o / 8][o % 8] = Float(layer.weights[(o * layer.inputs + i) * 9 + k])
                     }
                 }
             }
-            return Convolution(
-                inputs: layer.inputs, outputs: layer.outputs, weights: weights, biases: layer.biases.map(Float.init))
+            return Convolution(inputs: layer.inputs, outputs: layer.outputs, lanes: lanes, weights: weights, biases: biases)
         }
         dense = model.dense.map { layer in
             Dense(
@@ -66,7 +71,7 @@ struct PictureNetwork {
         let widest = convolutions.map(\.outputs).max() ?? 1
         input = [Float](repeating: 0, count: max(1, convolutions.map(\.inputs).max() ?? 1) * EventPicture.count)
         convolved = [Float](repeating: 0, count: widest * EventPicture.count)
-        accumulator = [Float](repeating: 0, count: widest)
+        accumulator = [SIMD8<Float>](repeating: .zero, count: (widest + 7) / 8)
         let first = (convolutions.last?.outputs ?? 0) + features
         activations = [[Float](repeating: 0, count: first)] + dense.map { [Float](repeating: 0, count: $0.outputs) }
     }
@@ -104,34 +109,35 @@ struct PictureNetwork {
 
     /// 3×3 convolution of `input` (channels × height × width, zero padding) into `convolved`, then ReLU.
     private mutating func convolve(_ layer: Convolution, height: Int, width: Int) {
-        let outputs = layer.outputs
+        let (inputs, outputs, lanes) = (layer.inputs, layer.outputs, layer.lanes)
         input.withUnsafeBufferPointer { source in
-            convolved.withUnsafeMutableBufferPointer { target in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    layer.weights.withUnsafeBufferPointer { w in
-                        for y in 0..<height {
-                            for x in 0..<width {
-                                for o in 0..<outputs { acc[o] = layer.biases[o] }
-                                for i in 0..<layer.inputs {
-                                    for ky in 0..<3 {
-                                        let yy = y + ky - 1
-                                        guard yy >= 0, yy < height else { continue }
-                                        for kx in 0..<3 {
-                                            let xx = x + kx - 1
-                                            guard xx >= 0, xx < width else { continue }
-                                            let value = source[(i * height + yy) * width + xx]
-                                            guard value != 0 else { continue }
-                                            let base = ((i * 3 + ky) * 3 + kx) * outputs
-                                            for o in 0..<outputs { acc[o] += w[base + o] * value }
-                                        }
-                                    }
-                                }
-                                for o in 0..<outputs { target[(o * height + y) * width + x] = max(0, acc[o]) }
+        convolved.withUnsafeMutableBufferPointer { target in
+        accumulator.withUnsafeMutableBufferPointer { acc in
+        layer.weights.withUnsafeBufferPointer { w in
+            for y in 0..<height {
+                for x in 0..<width {
+                    for l in 0..<lanes { acc[l] = layer.biases[l] }
+                    for i in 0..<inputs {
+                        for ky in 0..<3 {
+                            let yy = y + ky - 1
+                            guard yy >= 0, yy < height else { continue }
+                            for kx in 0..<3 {
+                                let xx = x + kx - 1
+                                guard xx >= 0, xx < width else { continue }
+                                // After a ReLU most inputs are zero, and a zero adds nothing.
+                                let value = source[(i * height + yy) * width + xx]
+                                guard value != 0 else { continue }
+                                let base = ((i * 3 + ky) * 3 + kx) * lanes
+                                for l in 0..<lanes { acc[l] += w[base + l] * value }
                             }
                         }
                     }
+                    for o in 0..<outputs { target[(o * height + y) * width + x] = max(0, acc[o / 8][o % 8]) }
                 }
             }
+        }
+        }
+        }
         }
     }
 

@@ -12,7 +12,8 @@ import Foundation
 /// seconds of this thread (stable when other processes load the machine),
 /// nanoseconds per sample and x-realtime. The classifier's cost is the
 /// difference between the pipeline with the model and with
-/// `DetectorOnlyClassifier`, per event and as a share of the pipeline.
+/// `DetectorOnlyClassifier`, per event and as a share of the pipeline; the
+/// picture network's share is the difference with the same model without it.
 enum StageBenchmark {
     static func run(arguments: [String]) throws {
         guard let path = arguments.first else {
@@ -73,13 +74,25 @@ enum StageBenchmark {
         let detector = try measure { events = try analyse(interleaved, format: format, classifier: DetectorOnlyClassifier()) }
         line("levels + detector", detector, String(format: " (detector %.2f ns/sample, %d events)", (detector.cpu - levels.cpu) / samples * 1e9, events))
 
-        let full = try measure { _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier()) }
+        let model = try FootstepModel.bundled()
+        let full = try measure { _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: model)) }
         let classifier = full.cpu - detector.cpu
         line(
             "pipeline with classification", full,
             String(
                 format: "\n  classifier: %.1f µs/event, %.1f %% of the pipeline's time", classifier / Double(max(1, events)) * 1e6,
                 100 * classifier / full.cpu))
+        if model.network != nil {
+            var featuresAlone = model
+            featuresAlone.network = nil
+            let withoutNetwork = try measure {
+                _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: featuresAlone))
+            }
+            print(
+                String(
+                    format: "  of which the event's picture and its network: %.1f µs/event",
+                    (full.cpu - withoutNetwork.cpu) / Double(max(1, events)) * 1e6))
+        }
 
         // The offline analysis as `footstepctl analyze` runs it: decode + levels on one
         // thread, detector + classifier on the other. On a quiet two-core machine the

@@ -6,9 +6,11 @@
 Needs `footstep_eval.py build` (the training clips of folds 0-3; the lockbox has none).
 Steps:
 1. `footstep-dataset --labelled` runs the real pipeline over each fold's training clips
-   and writes one feature row per detection, labelled from the clip's truth; the
-   synthetic scenarios (built-in synthesizer) are added to every model's training.
-2. For each fold K: a model on the other folds and the synthesizer (DIR/fold-K.json).
+   and writes one feature row per detection, labelled from the clip's truth, and the
+   event's picture beside it (`--pictures`); the synthetic scenarios (built-in
+   synthesizer) are added to every model's training.
+2. For each fold K: a model on the other folds and the synthesizer (DIR/fold-K.json):
+   the trees and, with `--picture-network`, the picture network averaged with them.
    Its temperature is fitted on the out-of-fold predictions of the *other* folds' models,
    so the fold it is scored on never calibrates it; ECE is reported on fold K.
 3. DIR/full.json: every fold and the synthesizer, temperature from all out-of-fold
