@@ -10,7 +10,8 @@ model trains on: the slice guards against regressions; the unseen-family figures
 neighbour features and trains of impacts (session 19): F1 0.801, macro-F1 0.767, 3 (a slammed
 door's three onsets, which the model called steps); trained on three times as many clips
 (session 20): F1 0.821, macro-F1 0.768, none; trained on the step recordings cut into single footfalls,
-`other` at 3x (session 22): F1 0.819, macro-F1 0.761, none.
+`other` at 3x (session 22): F1 0.819, macro-F1 0.761, none; with the picture network beside the trees,
+`other` at 3.5x (session 24): F1 0.831, macro-F1 0.752, 2.
 
 The second test checks that footstepd's bout typer (`BoutReviser`) computes the features
 `bout_typer.py` trains it on: the types footstepctl gives after bouts end equal those the

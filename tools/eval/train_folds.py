@@ -10,7 +10,7 @@ Steps:
    event's picture beside it (`--pictures`); the synthetic scenarios (built-in
    synthesizer) are added to every model's training.
 2. For each fold K: a model on the other folds and the synthesizer (DIR/fold-K.json):
-   the trees and, with `--picture-network`, the picture network averaged with them.
+   the trees and the picture network averaged with them (`--no-picture-network`: the trees alone).
    Its temperature is fitted on the out-of-fold predictions of the *other* folds' models,
    so the fold it is scored on never calibrates it; ECE is reported on fold K.
 3. DIR/full.json: every fold and the synthesizer, temperature from all out-of-fold
@@ -183,10 +183,11 @@ def parser():
     ap.add_argument("--leaves", type=int, default=15, help="leaves per tree")
     ap.add_argument("--hidden", type=int, default=64, help="hidden units of the MLP")
     ap.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty of the MLP")
-    ap.add_argument("--other-weight", type=float, default=3.0,
+    ap.add_argument("--other-weight", type=float, default=3.5,
                     help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
-    ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=False,
-                    help="average the event model with a small network over the event's picture (picture_network.py)")
+    ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=True,
+                    help="average the event model with a small network over the event's picture (picture_network.py; "
+                         "chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
