@@ -155,10 +155,12 @@ public struct FootstepModel: Sendable, Codable {
         var channels = 1
         var (height, width) = (network.bands, network.frames)
         for (index, layer) in network.convolutions.enumerated() {
-            guard layer.inputs == channels, layer.outputs > 0, layer.weights.count == layer.outputs * layer.inputs * 9,
+            guard layer.inputs == channels, layer.outputs > 0, layer.outputs <= 16,
+                layer.weights.count == layer.outputs * layer.inputs * 9,
                 layer.biases.count == layer.outputs
             else {
-                throw .modelInvalid(path: path, reason: "the network's convolution \(index) has the wrong shape")
+                throw .modelInvalid(
+                    path: path, reason: "the network's convolution \(index) has the wrong shape (1 to 16 channels, 3×3 weights)")
             }
             channels = layer.outputs
             (height, width) = (height / 2, width / 2)

@@ -11,7 +11,8 @@
 /// All buffers are allocated in `init`; `logit` does not allocate. The
 /// convolutions' weights are kept input-major with the output channels
 /// innermost, in vectors of eight (`[in][ky][kx][out / 8]`, the last vector
-/// padded with zeros), so each input value is one multiply-add a vector.
+/// padded with zeros), so each input value is one multiply-add a vector
+/// into accumulators that stay in registers.
 ///
 /// - Note: Not thread-safe; one instance per pipeline.
 struct PictureNetwork {
@@ -41,7 +42,6 @@ struct PictureNetwork {
     /// One block's input, its convolution before pooling, and the dense layers' activations.
     private var input: [Float]
     private var convolved: [Float]
-    private var accumulator: [SIMD8<Float>]
     private var activations: [[Float]]
 
     /// - Precondition: `model` has passed `FootstepModel.validate()`.
@@ -71,7 +71,6 @@ struct PictureNetwork {
         let widest = convolutions.map(\.outputs).max() ?? 1
         input = [Float](repeating: 0, count: max(1, convolutions.map(\.inputs).max() ?? 1) * EventPicture.count)
         convolved = [Float](repeating: 0, count: widest * EventPicture.count)
-        accumulator = [SIMD8<Float>](repeating: .zero, count: (widest + 7) / 8)
         let first = (convolutions.last?.outputs ?? 0) + features
         activations = [[Float](repeating: 0, count: first)] + dense.map { [Float](repeating: 0, count: $0.outputs) }
     }
@@ -108,15 +107,16 @@ struct PictureNetwork {
     }
 
     /// 3×3 convolution of `input` (channels × height × width, zero padding) into `convolved`, then ReLU.
+    /// The outputs of one position stay in two registers of eight (`FootstepModel` allows at most 16 channels).
     private mutating func convolve(_ layer: Convolution, height: Int, width: Int) {
-        let (inputs, outputs, lanes) = (layer.inputs, layer.outputs, layer.lanes)
+        let (inputs, outputs, twoLanes) = (layer.inputs, layer.outputs, layer.lanes > 1)
         input.withUnsafeBufferPointer { source in
         convolved.withUnsafeMutableBufferPointer { target in
-        accumulator.withUnsafeMutableBufferPointer { acc in
         layer.weights.withUnsafeBufferPointer { w in
             for y in 0..<height {
                 for x in 0..<width {
-                    for l in 0..<lanes { acc[l] = layer.biases[l] }
+                    var low = layer.biases[0]
+                    var high = twoLanes ? layer.biases[1] : .zero
                     for i in 0..<inputs {
                         for ky in 0..<3 {
                             let yy = y + ky - 1
@@ -127,15 +127,16 @@ struct PictureNetwork {
                                 // After a ReLU most inputs are zero, and a zero adds nothing.
                                 let value = source[(i * height + yy) * width + xx]
                                 guard value != 0 else { continue }
-                                let base = ((i * 3 + ky) * 3 + kx) * lanes
-                                for l in 0..<lanes { acc[l] += w[base + l] * value }
+                                let base = ((i * 3 + ky) * 3 + kx) * layer.lanes
+                                low += w[base] * value
+                                if twoLanes { high += w[base + 1] * value }
                             }
                         }
                     }
-                    for o in 0..<outputs { target[(o * height + y) * width + x] = max(0, acc[o / 8][o % 8]) }
+                    for o in 0..<min(8, outputs) { target[(o * height + y) * width + x] = max(0, low[o]) }
+                    for o in 8..<max(8, outputs) { target[(o * height + y) * width + x] = max(0, high[o - 8]) }
                 }
             }
-        }
         }
         }
         }

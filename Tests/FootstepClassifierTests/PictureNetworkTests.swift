@@ -77,7 +77,7 @@ import Testing
         }
         model.network = fixture.network
         model.network?.convolutions[1].weights.removeLast()
-        #expect(throws: ClassifierError.modelInvalid(path: "model", reason: "the network's convolution 1 has the wrong shape")) {
+        #expect(throws: ClassifierError.modelInvalid(path: "model", reason: "the network's convolution 1 has the wrong shape (1 to 16 channels, 3×3 weights)")) {
             try model.validate()
         }
         var twoOutputs = fixture.network
