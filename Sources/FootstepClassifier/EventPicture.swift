@@ -123,7 +123,8 @@ public struct EventPicture {
                     var energy: Float = 1e-12
                     let shift = firstBin[b] - offset[b]
                     for j in offset[b]..<offset[b + 1] { energy += weights[j] * power[shift + j] }
-                    let level = Float(Decibels.fastPowerLevel(Double(energy)))
+                    // A non-finite sample (which the pipeline does not pass on) would leave the cell at the floor.
+                    let level = energy.isFinite ? Float(Decibels.fastPowerLevel(Double(energy))) : -.infinity
                     out[b * Self.frames + frame] = level
                     loudest = max(loudest, level)
                 }

@@ -121,6 +121,7 @@ public struct FootstepModelClassifier: EventClassifier {
         for k in 0..<4 { footsteps += exp(activations[logits][k] - largest) }
         let modelOdds = largest + log(footsteps) - activations[logits][4]
         let networkOdds = network!.logit(picture: picture, features: activations[0])
+        guard networkOdds.isFinite else { return }
         let shift = networkWeight * (networkOdds - modelOdds)
         for k in 0..<4 { activations[logits][k] += shift }
     }

@@ -124,6 +124,13 @@ import Testing
         #expect(frameLevel(0) == EventPicture.floorDB, "the frame before the onset is silent")
         #expect(frameLevel(2) > -3, "the frame over the onset is the loudest")
         #expect(frameLevel(20) < frameLevel(3), "the thud dies away")
+        // A non-finite sample leaves the frames it reaches at the floor, never NaN.
+        var broken = thud
+        broken[4000] = .nan
+        broken.withUnsafeBufferPointer { picture.compute(segment: $0, sampleRate: 16000) }
+        #expect(picture.values.allSatisfy { $0.isFinite && $0 >= EventPicture.floorDB && $0 <= 0 })
+        #expect(frameLevel(2) == 0)
+        #expect(frameLevel(12) == EventPicture.floorDB, "the frame over the NaN")
         // Too short a segment leaves the frames it cannot fill at the floor.
         let short = Array(thud[0..<2000])
         short.withUnsafeBufferPointer { picture.compute(segment: $0, sampleRate: 16000) }
