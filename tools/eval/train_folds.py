@@ -78,7 +78,7 @@ def stale(path, source=None):
 
 def load_all(paths, synthetic):
     import numpy as np
-    X, y, group, source, pictures = [], [], [], [], []
+    X, y, group, truths, pictures = [], [], [], [], []
     names = None
     for k, path in list(paths.items()) + [("synthetic", synthetic)]:
         n, Xk, yk, sk, truth, _ = tc.load(path)
@@ -90,8 +90,8 @@ def load_all(paths, synthetic):
         X.append(Xk[keep]); y.append(yk[keep])
         pictures.append(picture_network.load_pictures(pictures_path(path), len(yk))[keep])
         group += [str(k)] * int(keep.sum())
-        source += [f"{k}/{s}" for s in sk[keep]]
-    return names, np.vstack(X), np.concatenate(y), np.array(group), np.array(source), np.concatenate(pictures)
+        truths.append(truth[keep])
+    return names, np.vstack(X), np.concatenate(y), np.array(group), np.concatenate(truths), np.concatenate(pictures)
 
 
 def fit(X, y, weights, args):
@@ -188,6 +188,8 @@ def parser():
     ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=True,
                     help="average the event model with a small network over the event's picture (picture_network.py; "
                          "chosen on the training clips: docs/evaluation.md)")
+    ap.add_argument("--drum-weight", type=float, default=1.0,
+                    help="extra weight of the recorded drum hits (a study: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
@@ -209,9 +211,10 @@ def main():
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
                                args.synthetic_scenarios, args.jobs)
-    names, X, y, group, _, pictures = load_all(paths, synthetic)
+    names, X, y, group, truth, pictures = load_all(paths, synthetic)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
+    weights *= np.where(np.char.endswith(truth.astype(str), "music_hit"), args.drum_weight, 1.0)
     os.makedirs(args.models, exist_ok=True)
 
     fold_models = {}
