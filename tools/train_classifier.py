@@ -43,7 +43,11 @@ def ensure_venv():
         wanted = f.read()
     if not os.path.exists(python):
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
-    if not os.path.exists(installed) or open(installed).read() != wanted:
+    current = None
+    if os.path.exists(installed):
+        with open(installed) as f:
+            current = f.read()
+    if current != wanted:
         subprocess.check_call([python, "-m", "pip", "install", "-q", "-r", requirements])
         with open(installed, "w") as f:
             f.write(wanted)

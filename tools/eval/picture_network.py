@@ -54,7 +54,6 @@ def fit(pictures, features, footstep, weights, seed=7, epochs=10):
     labels and per-row weights; returns it exported (`export`)."""
     import torch
     torch.manual_seed(seed)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
     rng = np.random.default_rng(seed)
     picture = torch.from_numpy(((pictures - SHIFT) / SCALE).astype(np.float32))
     feature = torch.from_numpy(features.astype(np.float32))
