@@ -21,6 +21,10 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// footstep, a lone unsure footstep is not). An event whose label the
     /// neighbours may change waits for them: up to about 2.4 s longer.
     public var gaitContext = true
+    /// With gait context: count a regular walk of alike impacts as
+    /// footsteps whatever the classifier says of each (`GaitContextRefiner`'s
+    /// walk rule). Off only to measure what the rule adds.
+    public var walks = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).
     public var minimumConfidence = 0.5

@@ -20,6 +20,8 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
     public var typeProbabilities: TypeProbabilities
     /// Detection strength (detection function peak / threshold).
     public var strength: Double
+    /// What the impact sounds like, when the classifier measured it.
+    public var timbre: EventTimbre?
 
     public init(_ event: ImpactEvent, classification: Classification, sampleRate: Double) {
         onsetFrame = event.onsetFrame
@@ -31,6 +33,7 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
         footstepProbability = classification.footstepProbability
         typeProbabilities = classification.typeProbabilities
         strength = event.strength
+        timbre = classification.timbre
     }
 
     /// A measured field (`event.laMax`, `event.type`, …).

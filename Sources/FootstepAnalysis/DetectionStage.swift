@@ -21,7 +21,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
         detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         if configuration.gaitContext {
-            gaitContext = GaitContextRefiner(boutTyper: classifier.boutTyper)
+            gaitContext = GaitContextRefiner(boutTyper: classifier.boutTyper, walks: configuration.walks)
         }
         self.classifier = classifier
         self.sampleRate = sampleRate

@@ -43,6 +43,25 @@ import FootstepCore
 ///   (out of fold on the training clips, 70–85 % of the impacts so rescued
 ///   were steps, close to that mean), and its bout names its type. Crowding
 ///   does not stop a train (a slab's ring does not stop a walk).
+/// - **In a walk.** An impact that would leave as `other`, however unlikely
+///   a footstep on its own, is a footstep when it belongs to a walk: at
+///   least `walkLength` (4) impacts, each interval within `walkIntervals`
+///   (0.9–4 steps/s, slow stomps and shuffles too) and within 15 % of the one
+///   before, each impact within `walkLevelTolerance` (6 dB LAFmax) and
+///   `walkTimbreTolerance` (8 dB, ``EventTimbre``) of the one before it: one
+///   walker's steps through one floor sound alike. The intervals must not be
+///   machine-exact (their spread at least `walkMinimumSpread`, 1.2 %, of
+///   their mean: a drum machine's or a clock's is less), and the classifier
+///   must lean towards footsteps over the walk as a whole (mean footstep
+///   probability at least `walkMinimumMeanProbability`, 0.45): on the
+///   training clips, regular trains of alike impacts that the classifier
+///   doubts are as often a looped music background's beat as a walk. Its
+///   footstep probability becomes at least `walkProbability`, the share of
+///   the impacts so rescued that were steps on recording families the model
+///   never trained on. An impact the other rules hold is judged with the
+///   `contextSeconds` after it; one they would release at once (a sure
+///   `other`) only with the impacts before it, so it is rescued when it
+///   continues a walk and is never held back.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
@@ -81,6 +100,18 @@ struct GaitContextRefiner {
     static let contextSeconds = Double(trainLength - 1) * stepIntervals.upperBound
     /// An unsure step with another impact closer than this is not a step.
     static let crowdingGap = 0.25
+    /// Impacts a walk needs, and what they must have in common.
+    static let walkLength = 4
+    static let walkIntervals = 0.25...1.15
+    static let walkLevelTolerance = 6.0
+    static let walkTimbreTolerance: Float = 8
+    static let walkMinimumSpread = 0.012
+    static let walkMinimumMeanProbability = 0.45
+    /// The footstep probability of an impact in a walk (at least): the share
+    /// of the impacts the rule rescued on the training clips, out of fold, that were steps.
+    static let walkProbability = 0.72
+    /// How far back a walk through a new impact can start.
+    static let walkSeconds = Double(walkLength - 1) * walkIntervals.upperBound
     /// An impact more than this many dB (LAFmax) quieter does not crowd: it
     /// is the louder one's ring or rebound (a slab rings on after a stomp),
     /// not a second impact.
@@ -93,8 +124,8 @@ struct GaitContextRefiner {
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
     /// An impact as the crowding and train rules see it.
-    private typealias Impact = (onset: Double, laMax: Double, probability: Double)
-    /// Every impact added within `contextSeconds` of a held one, in onset order.
+    private typealias Impact = (onset: Double, laMax: Double, probability: Double, timbre: EventTimbre?)
+    /// Every impact added within `walkSeconds` of a held one, in onset order.
     private var recentImpacts: [Impact] = []
     private let capacity = 128
     /// Names each released footstep's type from its bout.
@@ -102,7 +133,11 @@ struct GaitContextRefiner {
     /// Names the types again when a bout has ended.
     private var reviser: BoutReviser?
 
-    init(boutTyper: BoutTypeModel? = nil) {
+    /// Whether the walk rule applies.
+    private let walks: Bool
+
+    init(boutTyper: BoutTypeModel? = nil, walks: Bool = true) {
+        self.walks = walks
         reviser = boutTyper.map { BoutReviser(model: $0, holdSeconds: Self.contextSeconds + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
@@ -115,7 +150,7 @@ struct GaitContextRefiner {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
         if recentImpacts.count == 3 * capacity { recentImpacts.removeFirst() }
-        recentImpacts.append((event.onsetSeconds, event.laMax, event.footstepProbability))
+        recentImpacts.append((event.onsetSeconds, event.laMax, event.footstepProbability, event.timbre))
     }
 
     /// Releases the events whose label is settled, given that every impact
@@ -127,7 +162,7 @@ struct GaitContextRefiner {
         }
         if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
-            recentImpacts.removeAll { $0.onset < oldest - Self.contextSeconds }
+            recentImpacts.removeAll { $0.onset < oldest - Self.contextSeconds - Self.walkSeconds }
         }
         reviser?.advance(to: horizon, output: output)
     }
@@ -165,10 +200,20 @@ struct GaitContextRefiner {
                 guard horizon > onset + Self.contextSeconds else { return false }
                 if let train = trainProbability(of: event) {
                     event.footstepProbability = max(event.footstepProbability, train)
+                } else if isInWalk(event) {
+                    event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
                 } else if !onBeat {
                     return true
                 }
             }
+            event.kind = .footstep
+            event.type = .unknown
+            event.confidence = event.footstepProbability
+            return true
+        case .other:
+            // Too sure an `other` to hold: a walk can only be heard behind it.
+            guard isInWalk(event) else { return true }
+            event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
             event.kind = .footstep
             event.type = .unknown
             event.confidence = event.footstepProbability
@@ -183,6 +228,10 @@ struct GaitContextRefiner {
             guard horizon > onset + Self.contextSeconds else { return false }
             if let train = trainProbability(of: event) {
                 event.footstepProbability = max(event.footstepProbability, train)
+                return true
+            }
+            if isInWalk(event) {
+                event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
                 return true
             }
             event.kind = .other
@@ -310,6 +359,84 @@ struct GaitContextRefiner {
     private func isTrainMember(_ impact: Impact, of start: Impact) -> Bool {
         impact.probability >= Self.trainMinimumProbability
             && abs(impact.laMax - start.laMax) <= Self.trainLevelTolerance
+    }
+
+    /// Whether `event` belongs to a walk among the impacts known so far: a
+    /// chain that some earlier or later impact begins (see the type's doc).
+    private func isInWalk(_ event: AnalyzedEvent) -> Bool {
+        let onset = event.onsetSeconds
+        guard walks, event.timbre != nil else { return false }
+        for first in recentImpacts.indices where recentImpacts[first].onset >= onset - Self.walkSeconds {
+            guard recentImpacts[first].onset <= onset else { break }
+            var second = first + 1
+            while second < recentImpacts.count,
+                recentImpacts[second].onset - recentImpacts[first].onset <= Self.walkIntervals.upperBound
+            {
+                if isWalk(from: first, then: second, through: onset) { return true }
+                second += 1
+            }
+        }
+        return false
+    }
+
+    /// Follows the beat that `recentImpacts[first]` and `[second]` set, each
+    /// next impact alike the one before it, as far as it goes; whether the
+    /// chain includes `onset`, has `walkLength` impacts and is not machine-exact.
+    private func isWalk(from first: Int, then second: Int, through onset: Double) -> Bool {
+        let start = recentImpacts[first]
+        var interval = recentImpacts[second].onset - start.onset
+        guard Self.walkIntervals.contains(interval), isAlike(recentImpacts[second], start) else { return false }
+        var length = 2
+        var includes = start.onset == onset || recentImpacts[second].onset == onset
+        var sum = interval
+        var squares = interval * interval
+        var probability = start.probability + recentImpacts[second].probability
+        var last = second
+        while let next = nextInWalk(after: last, interval: interval) {
+            interval = recentImpacts[next].onset - recentImpacts[last].onset
+            last = next
+            length += 1
+            sum += interval
+            squares += interval * interval
+            probability += recentImpacts[next].probability
+            includes = includes || recentImpacts[next].onset == onset
+        }
+        guard includes, length >= Self.walkLength,
+            probability >= Self.walkMinimumMeanProbability * Double(length)
+        else { return false }
+        let gaps = Double(length - 1)
+        let mean = sum / gaps
+        let spread = (max(0, squares / gaps - mean * mean)).squareRoot()
+        return spread >= Self.walkMinimumSpread * mean
+    }
+
+    /// The impact closest to one `interval` after `recentImpacts[last]`
+    /// (within `intervalTolerance` of it, a walk's interval away, alike it).
+    private func nextInWalk(after last: Int, interval: Double) -> Int? {
+        let previous = recentImpacts[last]
+        let expected = previous.onset + interval
+        let tolerance = Self.intervalTolerance * interval
+        var best: Int?
+        var candidate = last + 1
+        while candidate < recentImpacts.count, recentImpacts[candidate].onset <= expected + tolerance {
+            let impact = recentImpacts[candidate]
+            if abs(impact.onset - expected) <= tolerance,
+                Self.walkIntervals.contains(impact.onset - previous.onset),
+                isAlike(impact, previous),
+                best.map({ abs(impact.onset - expected) < abs(recentImpacts[$0].onset - expected) }) ?? true
+            {
+                best = candidate
+            }
+            candidate += 1
+        }
+        return best
+    }
+
+    /// Whether two impacts sound like one walker's steps: as loud and alike in timbre.
+    private func isAlike(_ impact: Impact, _ previous: Impact) -> Bool {
+        guard let timbre = impact.timbre, let other = previous.timbre else { return false }
+        return abs(impact.laMax - previous.laMax) <= Self.walkLevelTolerance
+            && timbre.distance(to: other) <= Self.walkTimbreTolerance
     }
 
     /// Whether another impact of any kind, no more than `crowdingQuieterLimit`

@@ -16,6 +16,9 @@ public struct Classification: Sendable, Equatable, Codable {
     public var footstepProbability: Double
     /// How the classifier shares a footstep between the four types.
     public var typeProbabilities: TypeProbabilities
+    /// What the impact sounds like, when the classifier measured it (gait
+    /// context compares neighbours by it).
+    public var timbre: EventTimbre?
 
     /// - Parameters:
     ///   - footstepProbability: defaults to `confidence` for a footstep and
@@ -24,7 +27,7 @@ public struct Classification: Sendable, Equatable, Codable {
     ///     four, a quarter each otherwise.
     public init(
         kind: EventKind, type: FootstepType, confidence: Double, intensity: Intensity,
-        footstepProbability: Double? = nil, typeProbabilities: TypeProbabilities? = nil
+        footstepProbability: Double? = nil, typeProbabilities: TypeProbabilities? = nil, timbre: EventTimbre? = nil
     ) {
         self.kind = kind
         self.type = type
@@ -32,6 +35,7 @@ public struct Classification: Sendable, Equatable, Codable {
         self.intensity = intensity
         self.footstepProbability = footstepProbability ?? (kind == .footstep ? confidence : 1 - confidence)
         self.typeProbabilities = typeProbabilities ?? Self.certain(type)
+        self.timbre = timbre
     }
 
     private static func certain(_ type: FootstepType) -> TypeProbabilities {

@@ -69,7 +69,9 @@ public struct FootstepModelClassifier: EventClassifier {
         extractor.extract(event, segment: segment, preRollFrames: preRollFrames, sampleRate: sampleRate)
         if network != nil { picture.compute(segment: segment, sampleRate: sampleRate) }
         let intensity = Intensity(levelAboveBackground: event.lafMax - event.backgroundLAF)
-        return predict(features: extractor.values, picture: picture.values, intensity: intensity)
+        var classification = predict(features: extractor.values, picture: picture.values, intensity: intensity)
+        classification.timbre = EventTimbre(features: extractor.values)
+        return classification
     }
 
     /// Classifies a feature vector (`EventFeatures.names` order) and, for a

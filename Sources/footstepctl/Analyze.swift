@@ -60,6 +60,18 @@ extension FootstepCtl {
                     """))
         var gaitContext = true
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "With gait context, count a regular walk of alike impacts as footsteps.",
+                discussion: """
+                    Four or more impacts at a walking or running pace, each as loud and sounding \
+                    like the one before, not machine-exact, and on average leaning towards footsteps, \
+                    are footsteps whatever the classifier says of each one. --no-walks shows what \
+                    the rule adds.
+                    """))
+        var walks = true
+
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case table, csv, jsonl
         }
@@ -87,6 +99,7 @@ extension FootstepCtl {
             configuration.calibrationOffsetDB = calibration
             configuration.detectorThreshold = threshold
             configuration.gaitContext = gaitContext
+            configuration.walks = walks
             var classifierModel: FootstepModel?
             if let model {
                 do {

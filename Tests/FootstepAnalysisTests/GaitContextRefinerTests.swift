@@ -11,14 +11,15 @@ import Testing
 
     static func event(
         at onset: Double, _ kind: EventKind, _ type: FootstepType = .unknown, confidence: Double,
-        footstep: Double? = nil, ringing duration: Double = 0.1, laMax: Double = 60
+        footstep: Double? = nil, ringing duration: Double = 0.1, laMax: Double = 60, timbre: EventTimbre? = nil
     ) -> AnalyzedEvent {
         let impact = ImpactEvent(
             onsetFrame: Int64((onset * rate).rounded()), durationFrames: Int((duration * rate).rounded()), peakDBFS: -20, lafMax: laMax,
             lcfMax: laMax + 5,
             sel: 55, backgroundLAF: 40, strength: 3, detectorConfidence: 0.8, framesSincePreviousOnset: nil)
         let classification = Classification(
-            kind: kind, type: type, confidence: confidence, intensity: .medium, footstepProbability: footstep)
+            kind: kind, type: type, confidence: confidence, intensity: .medium, footstepProbability: footstep,
+            timbre: timbre)
         return AnalyzedEvent(impact, classification: classification, sampleRate: rate)
     }
 
@@ -301,5 +302,111 @@ import Testing
         #expect(released == 300 - 128)
         refiner.finish(output: collect)
         #expect(released == 300)
+    }
+
+    // MARK: - Walks
+
+    /// A thud's timbre: most energy at 80–250 Hz (dB relative to the bands' total).
+    static let thud = EventTimbre(bands: SIMD8(-20, -12, -6, -3, -9, -15, -22, -30))
+    /// A snare's: most energy at 1–4 kHz.
+    static let snare = EventTimbre(bands: SIMD8(-35, -30, -25, -15, -10, -6, -4, -5))
+
+    /// Impacts the classifier calls `other` with footstep probabilities
+    /// `footstep` (cycled) at `onsets`, alike unless `timbres` or `levels` say otherwise.
+    static func impacts(
+        at onsets: [Double], footstep: [Double], timbres: [EventTimbre]? = nil, levels: [Double]? = nil
+    ) -> [AnalyzedEvent] {
+        onsets.indices.map { i in
+            let p = footstep[i % footstep.count]
+            return event(
+                at: onsets[i], .other, confidence: 1 - p, footstep: p, laMax: levels?[i] ?? 60,
+                timbre: timbres?[i] ?? thud)
+        }
+    }
+
+    /// A walker's onsets: `count` steps about `interval` apart, each interval a few per cent off.
+    static func walkOnsets(count: Int, interval: Double, from start: Double = 10) -> [Double] {
+        let jitter = [0.0, 0.03, -0.025, 0.04, -0.035, 0.02, -0.03, 0.035, -0.02, 0.025]
+        var onsets = [start]
+        for i in 1..<count { onsets.append(onsets[i - 1] + interval * (1 + jitter[i % jitter.count])) }
+        return onsets
+    }
+
+    /// Footstep probabilities of a walk the classifier doubts: every one `other`, about 0.49 on average.
+    static let doubted = [0.35, 0.6, 0.45, 0.55, 0.4, 0.6, 0.5, 0.45]
+
+    @Test func aWalkTheClassifierDoubtsIsAWalk() {
+        // Eight alike impacts at 1.9 steps/s, each called `other`; too unsure on average (0.49) for a train.
+        let out = Self.refine(Self.impacts(at: Self.walkOnsets(count: 8, interval: 0.53), footstep: Self.doubted))
+        #expect(out.count == 8)
+        #expect(out.allSatisfy { $0.kind == .footstep })
+        #expect(out.allSatisfy { $0.footstepProbability == GaitContextRefiner.walkProbability })
+        #expect(out.allSatisfy { $0.type == .heelStrike && $0.confidence == GaitContextRefiner.walkProbability })
+    }
+
+    @Test func aSureOtherThatContinuesAWalkIsAStepAtOnce() {
+        // The fifth impact is a sure `other` (0.02): not held, it hears only the walk before it.
+        var refiner = GaitContextRefiner()
+        var released: [AnalyzedEvent] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let events = Self.impacts(at: Self.walkOnsets(count: 5, interval: 0.5), footstep: [0.6, 0.6, 0.6, 0.6, 0.02])
+        for event in events { refiner.add(event, output: collect) }
+        refiner.release(knownUntil: events[4].onsetSeconds + 0.01, output: collect)
+        #expect(released.map(\.onsetSeconds) == [events[4].onsetSeconds], "released at once, before the held four")
+        #expect(released.first?.kind == .footstep)
+        // Alone, the same impact leaves at once as `other`.
+        var alone = GaitContextRefiner()
+        var single: [AnalyzedEvent] = []
+        alone.add(events[4], output: { if case let .event(e) = $0 { single.append(e) } })
+        alone.release(knownUntil: events[4].onsetSeconds + 0.01, output: { if case let .event(e) = $0 { single.append(e) } })
+        #expect(single.map(\.kind) == [.other])
+    }
+
+    @Test func aSlowWalkOfStompsIsAWalkOnceFourAreHeard() {
+        // One step a second: a held impact waits 2.4 s, so the first does not hear four yet.
+        let out = Self.refine(Self.impacts(at: Self.walkOnsets(count: 6, interval: 1.0), footstep: [0.5]))
+        #expect(out.map(\.kind) == [.other, .footstep, .footstep, .footstep, .footstep, .footstep])
+    }
+
+    @Test func aMachineExactBeatIsNotAWalk() {
+        // A drum machine or a clock: the same thud every 0.5 s to the sample.
+        let onsets = (0..<8).map { 10 + Double($0) * 0.5 }
+        #expect(Self.refine(Self.impacts(at: onsets, footstep: Self.doubted)).allSatisfy { $0.kind == .other })
+    }
+
+    @Test func aWalkNeedsFourAlikeImpactsOfOneLevelThatLeanTowardsSteps() {
+        let onsets = Self.walkOnsets(count: 8, interval: 0.6)
+        // Three are not enough.
+        #expect(Self.refine(Self.impacts(at: Array(onsets.prefix(3)), footstep: [0.5])).allSatisfy { $0.kind == .other })
+        // A walk of impacts the classifier hardly hears as steps (0.3 on average) may be a looped beat.
+        #expect(Self.refine(Self.impacts(at: onsets, footstep: [0.3])).allSatisfy { $0.kind == .other })
+        // A kick and a snare in turn do not sound like one walker's steps.
+        let drums = onsets.indices.map { $0 % 2 == 0 ? Self.thud : Self.snare }
+        #expect(Self.refine(Self.impacts(at: onsets, footstep: Self.doubted, timbres: drums)).allSatisfy { $0.kind == .other })
+        // Every other impact 10 dB louder than the one before it is not one walker either.
+        let levels = onsets.indices.map { $0 % 2 == 0 ? 60.0 : 70.0 }
+        #expect(Self.refine(Self.impacts(at: onsets, footstep: Self.doubted, levels: levels)).allSatisfy { $0.kind == .other })
+        // Impacts without a measured timbre are never a walk.
+        let unmeasured = onsets.indices.map { Self.event(at: onsets[$0], .other, confidence: 0.5, footstep: 0.5) }
+        #expect(Self.refine(unmeasured).allSatisfy { $0.kind == .other })
+    }
+
+    @Test func anUnsureFootstepInAWalkStaysAFootstep() {
+        // An unsure footstep (0.52) 0.9 s from its neighbours, which the classifier calls `other`.
+        var events = Self.impacts(at: Self.walkOnsets(count: 6, interval: 0.9), footstep: [0.45])
+        events[2] = Self.event(at: events[2].onsetSeconds, .footstep, .heelStrike, confidence: 0.52, timbre: Self.thud)
+        let out = Self.refine(events)
+        #expect(out[2].kind == .footstep && out[2].footstepProbability == GaitContextRefiner.walkProbability)
+    }
+
+    @Test func withoutWalksTheSameImpactsStayOther() {
+        var refiner = GaitContextRefiner(walks: false)
+        var released: [AnalyzedEvent] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        for event in Self.impacts(at: Self.walkOnsets(count: 8, interval: 0.53), footstep: Self.doubted) {
+            refiner.add(event, output: collect)
+        }
+        refiner.finish(output: collect)
+        #expect(released.count == 8 && released.allSatisfy { $0.kind == .other })
     }
 }
