@@ -4,17 +4,20 @@
     python3 tools/eval/walk_study.py --out /tmp/footstep-eval --models DIR [--split train]
 
 A person hears a walk from its rhythm and from its steps sounding alike, even when no single step is
-clear. For each fold K, fold K's model (which never trained on fold K's families) runs over fold K's clips
-twice: without gait context (`--format jsonl`: every detection with its P(footstep) and LAFmax) and as
-shipped (`--output`). Each detection gets its timbre from the clip's audio: the energy in eight bands
-(30 Hz-4 kHz) of the 100 ms from 5 ms before its onset, relative to their total. A *walk* is a chain of
-at least N detections, each interval 0.25-1.15 s and within 15 % of the one before, each impact within
-L dB (LAFmax) of the one before and within T dB (mean absolute band difference) of its timbre, whose
-intervals are not machine-exact (their spread over their mean at least S). Every member of a walk that
-the shipped rules left `other` is counted a footstep, and the predictions are scored against the truth
-beside the shipped ones. Printed per setting: F1, false footsteps an hour on distractor-only clips, and
-what share of the impacts the walks added are steps (all, and per transmission model).
-Nothing here is shipped by itself; GaitContextRefiner's walk rule is what this chose.
+clear. For each fold K, fold K's model (which never trained on fold K's families) runs over fold K's
+clips twice: without gait context (`--format jsonl`: every detection with its P(footstep) and LAFmax) and
+with the rules but without walks (`--no-walks --output`). Each detection gets its timbre from the clip's
+audio: the energy in eight bands (30 Hz-4 kHz) of the 100 ms from 5 ms before its onset, relative to
+their total. A *walk* is a chain of at least N detections, each interval 0.25-1.15 s and within 15 % of
+the one before, each impact within L dB (LAFmax) of the one before and within T dB (mean absolute band
+difference) of its timbre, whose intervals are not machine-exact (their spread over their mean at least
+S) and whose mean P(footstep) is at least M. A member the rules would release at once (P < 0.05) sees
+only the walk before it, a held one 2.4 s after it, as in footstepd. Every member of a walk that the
+rules left `other` (the predictions of `analyze --no-walks`) is counted a footstep, and the predictions
+are scored against the truth beside the rules' own. Printed per setting: F1, false footsteps an hour on
+distractor-only clips, and what share of the impacts the walks added are steps (all, and per transmission
+model).
+GaitContextRefiner's walk rule (N 4, L 6, T 8, S 0.012, M 0.45) is what this chose: docs/evaluation.md.
 """
 import argparse
 import csv
@@ -62,7 +65,7 @@ def timbre(x, onset):
 
 
 def run(footstepctl, model, gt, work, extra):
-    """(detections without gait context {clip: [event]}, the shipped predictions' directory)."""
+    """(detections without gait context {clip: [event]}, the directory of the rules' predictions without walks)."""
     os.makedirs(work, exist_ok=True)
     names = clip_names(gt)
     wavs = [scoring.clip_audio(gt, n) for n in names]
@@ -72,7 +75,7 @@ def run(footstepctl, model, gt, work, extra):
             subprocess.run([footstepctl, "analyze", "--no-gait-context", "--format", "jsonl", "--model", model] + wavs,
                            check=True, stdout=f)
         os.rename(cache + ".tmp", cache)
-    shipped = os.path.join(work, "shipped")
+    shipped = os.path.join(work, "rules")
     if not os.path.isdir(shipped):
         subprocess.run([footstepctl, "analyze", "--quiet", "--no-walks", "--output", shipped + ".tmp", "--model", model]
                        + extra + wavs,
@@ -138,7 +141,7 @@ def walks(events, length, level_db, timbre_db, spread, mean_p=0.0):
 
 
 def write(pred_dir, shipped_dir, dets, walk_members):
-    """The shipped predictions with every walk member that they left `other` made a footstep."""
+    """The rules' predictions with every walk member that they left `other` made a footstep."""
     os.makedirs(pred_dir, exist_ok=True)
     added = {}
     for clip, events in dets.items():
@@ -181,11 +184,11 @@ def main():
     ap.add_argument("--split", choices=["train", "eval"], default="train")
     ap.add_argument("--footstepctl", default=os.path.join(sources.ROOT, ".build", "release", "footstepctl"))
     ap.add_argument("--work", help="default: MODELS/walk-study-SPLIT")
-    ap.add_argument("--lengths", default="5,6,7")
+    ap.add_argument("--lengths", default="4,5")
     ap.add_argument("--levels", default="6")
-    ap.add_argument("--timbres", default="3,4,6,99")
-    ap.add_argument("--spreads", default="0,0.012")
-    ap.add_argument("--mean-probabilities", default="0", help="the walk's mean P(footstep) at least")
+    ap.add_argument("--timbres", default="6,8,99", help="99: timbre not compared")
+    ap.add_argument("--spreads", default="0.012")
+    ap.add_argument("--mean-probabilities", default="0,0.4,0.45", help="the walk's mean P(footstep) at least")
     args = ap.parse_args()
     work = args.work or os.path.join(args.models, f"walk-study-{args.split}")
     folds = list(sources.FOLDS)
@@ -203,7 +206,7 @@ def main():
         t, _ = scoring.score_directory(data[k][2], data[k][0])
         base.merge(t)
     f = base.figures()
-    print(f"shipped: F1 {f['f1']:.3f} P {f['precision']:.3f} R {f['recall']:.3f} {f['false_per_hour']:.0f}/h "
+    print(f"rules without walks: F1 {f['f1']:.3f} P {f['precision']:.3f} R {f['recall']:.3f} {f['false_per_hour']:.0f}/h "
           f"macro {f['macro_f1']:.3f}", flush=True)
     grid = itertools.product(*(map(float, s.split(",")) for s in (args.lengths, args.levels, args.timbres, args.spreads,
                                                           args.mean_probabilities)))
