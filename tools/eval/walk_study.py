@@ -95,7 +95,7 @@ def run(footstepctl, model, gt, work, extra):
     return dets, shipped
 
 
-def walks(events, length, level_db, timbre_db, spread, mean_p=0.0):
+def walks(events, length, level_db, timbre_db, spread, mean_p=0.0, hindsight=False):
     """Indices of the detections that belong to a walk (see the module's doc)."""
     t = np.array([e["onset_s"] for e in events])
     la = np.array([e["la_max"] for e in events])
@@ -133,8 +133,9 @@ def walks(events, length, level_db, timbre_db, spread, mean_p=0.0):
                 if np.std(gaps) / np.mean(gaps) >= spread and np.mean(p[chain]) >= mean_p:
                     # What footstepd knows when it settles a member: the held ones (P >= 0.05) wait
                     # CONTEXT seconds, a sure `other` is settled at once and sees only the impacts before it.
+                    # With `hindsight`, every member sees the whole walk (as a later revision of its label would).
                     for m in chain:
-                        reach = t[m] + (CONTEXT if p[m] >= 0.05 else 0.0)
+                        reach = np.inf if hindsight else t[m] + (CONTEXT if p[m] >= 0.05 else 0.0)
                         if sum(1 for c in chain if t[c] <= reach + 1e-9) >= length:
                             members.add(m)
     return members
@@ -189,6 +190,8 @@ def main():
     ap.add_argument("--timbres", default="6,8,99", help="99: timbre not compared")
     ap.add_argument("--spreads", default="0.012")
     ap.add_argument("--mean-probabilities", default="0,0.4,0.45", help="the walk's mean P(footstep) at least")
+    ap.add_argument("--hindsight", action="store_true",
+                    help="every member sees the whole walk: what revising labels after the walk would add")
     args = ap.parse_args()
     work = args.work or os.path.join(args.models, f"walk-study-{args.split}")
     folds = list(sources.FOLDS)
@@ -215,7 +218,7 @@ def main():
         by = {}
         for k in folds:
             gt, dets, shipped, meta = data[k]
-            members = {c: walks(ev, int(length), level, tdb, spread, mean_p) for c, ev in dets.items()}
+            members = {c: walks(ev, int(length), level, tdb, spread, mean_p, args.hindsight) for c, ev in dets.items()}
             pred = os.path.join(work, "walk", str(k))
             added = write(pred, shipped, dets, members)
             t, _ = scoring.score_directory(pred, gt)
