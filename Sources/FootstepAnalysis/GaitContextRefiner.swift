@@ -190,7 +190,11 @@ struct GaitContextRefiner {
     private mutating func refine(_ event: inout AnalyzedEvent, at index: Int, knownUntil horizon: Double) -> Bool {
         let onset = event.onsetSeconds
         switch event.kind {
-        case .other where event.footstepProbability >= Self.rhythmMinimumProbability:
+        case .other where event.footstepProbability < Self.rhythmMinimumProbability:
+            // Too sure an `other` to hold: a walk can only be heard behind it.
+            guard isInWalk(event) else { return true }
+            event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
+        case .other:
             collectNeighbours(of: onset, except: index)
             let onBeat = !isCrowded(event) && isOnBeat(onset)
             // An impact that could be in a train waits to see whether it is: a train says more.
@@ -206,18 +210,6 @@ struct GaitContextRefiner {
                     return true
                 }
             }
-            event.kind = .footstep
-            event.type = .unknown
-            event.confidence = event.footstepProbability
-            return true
-        case .other:
-            // Too sure an `other` to hold: a walk can only be heard behind it.
-            guard isInWalk(event) else { return true }
-            event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
-            event.kind = .footstep
-            event.type = .unknown
-            event.confidence = event.footstepProbability
-            return true
         case .footstep
         where event.confidence < Self.loneMinimumConfidence || event.duration >= Self.ringingMinimumSeconds:
             if !isCrowded(event) {
@@ -241,6 +233,11 @@ struct GaitContextRefiner {
         default:
             return true
         }
+        // An `other` rescued: a footstep whose type its bout names (`BoutTyping`).
+        event.kind = .footstep
+        event.type = .unknown
+        event.confidence = event.footstepProbability
+        return true
     }
 
     /// Fills `neighbours`: released footsteps and the other held events the
@@ -337,6 +334,14 @@ struct GaitContextRefiner {
     /// The train member closest to one `interval` after `recentImpacts[last]`
     /// (within `intervalTolerance` of it, and a step interval away).
     private func nextOnBeat(after last: Int, interval: Double, of start: Impact) -> Int? {
+        nearestOnBeat(after: last, interval: interval, within: Self.stepIntervals) { isTrainMember($0, of: start) }
+    }
+
+    /// The impact closest to one `interval` after `recentImpacts[last]`, within
+    /// `intervalTolerance` of it and `intervals` from it, that `accepts` takes.
+    private func nearestOnBeat(
+        after last: Int, interval: Double, within intervals: ClosedRange<Double>, accepts: (Impact) -> Bool
+    ) -> Int? {
         let expected = recentImpacts[last].onset + interval
         let tolerance = Self.intervalTolerance * interval
         var best: Int?
@@ -344,9 +349,9 @@ struct GaitContextRefiner {
         while candidate < recentImpacts.count, recentImpacts[candidate].onset <= expected + tolerance {
             let impact = recentImpacts[candidate]
             if abs(impact.onset - expected) <= tolerance,
-                Self.stepIntervals.contains(impact.onset - recentImpacts[last].onset),
-                isTrainMember(impact, of: start),
-                best.map({ abs(impact.onset - expected) < abs(recentImpacts[$0].onset - expected) }) ?? true
+                intervals.contains(impact.onset - recentImpacts[last].onset),
+                best.map({ abs(impact.onset - expected) < abs(recentImpacts[$0].onset - expected) }) ?? true,
+                accepts(impact)
             {
                 best = candidate
             }
@@ -414,22 +419,7 @@ struct GaitContextRefiner {
     /// (within `intervalTolerance` of it, a walk's interval away, alike it).
     private func nextInWalk(after last: Int, interval: Double) -> Int? {
         let previous = recentImpacts[last]
-        let expected = previous.onset + interval
-        let tolerance = Self.intervalTolerance * interval
-        var best: Int?
-        var candidate = last + 1
-        while candidate < recentImpacts.count, recentImpacts[candidate].onset <= expected + tolerance {
-            let impact = recentImpacts[candidate]
-            if abs(impact.onset - expected) <= tolerance,
-                Self.walkIntervals.contains(impact.onset - previous.onset),
-                isAlike(impact, previous),
-                best.map({ abs(impact.onset - expected) < abs(recentImpacts[$0].onset - expected) }) ?? true
-            {
-                best = candidate
-            }
-            candidate += 1
-        }
-        return best
+        return nearestOnBeat(after: last, interval: interval, within: Self.walkIntervals) { isAlike($0, previous) }
     }
 
     /// Whether two impacts sound like one walker's steps: as loud and alike in timbre.
