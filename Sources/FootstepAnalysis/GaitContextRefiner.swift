@@ -123,9 +123,10 @@ struct GaitContextRefiner {
     private var releasedFootsteps: [Double] = []
     /// Footstep onsets around the event being refined (scratch).
     private var neighbours: [Double] = []
-    /// An impact as the crowding and train rules see it.
+    /// An impact as the crowding, train and walk rules see it.
     private typealias Impact = (onset: Double, laMax: Double, probability: Double, timbre: EventTimbre?)
-    /// Every impact added within `walkSeconds` of a held one, in onset order.
+    /// Every impact added within `contextSeconds` + `walkSeconds` of a held one
+    /// (a walk through a later impact can start that far back), in onset order.
     private var recentImpacts: [Impact] = []
     private let capacity = 128
     /// Names each released footstep's type from its bout.
@@ -367,7 +368,7 @@ struct GaitContextRefiner {
     }
 
     /// Whether `event` belongs to a walk among the impacts known so far: a
-    /// chain that some earlier or later impact begins (see the type's doc).
+    /// chain that begins at most `walkSeconds` before it (see the type's doc).
     private func isInWalk(_ event: AnalyzedEvent) -> Bool {
         let onset = event.onsetSeconds
         guard walks, event.timbre != nil else { return false }

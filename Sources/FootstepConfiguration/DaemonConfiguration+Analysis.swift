@@ -9,6 +9,7 @@ extension DaemonConfiguration {
         analysis.detectorThreshold = detection.threshold
         analysis.minimumInterOnsetInterval = detection.minimumInterOnsetInterval
         analysis.gaitContext = detection.gaitContext
+        analysis.walks = detection.walks
         analysis.minimumConfidence = detection.minimumConfidence
         analysis.equalizer = equalizer
         return analysis

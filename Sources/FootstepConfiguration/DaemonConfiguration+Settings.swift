@@ -80,6 +80,14 @@ extension DaemonConfiguration {
                     "no other footstep within 1.5 s and in no train counts as other.",
                     "An event whose label its neighbours may change waits for them (at most 2.4 s).",
                 ]),
+            .bool(
+                "detection", "walks", \.detection.walks,
+                help: [
+                    "With gait context: four or more impacts at a walking or running pace, each",
+                    "as loud and sounding like the one before, not machine-exact, and leaning",
+                    "towards footsteps on average, are footsteps whatever the classifier says",
+                    "of each one. A sure \"other\" is never held back for it.",
+                ]),
             .optionalString("detection", "model", \.detection.modelPath, help: ["A classifier model file; empty uses the built-in model."]),
 
             .double(

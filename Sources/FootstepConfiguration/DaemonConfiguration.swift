@@ -40,6 +40,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var minimumConfidence = AnalysisConfiguration().minimumConfidence
         /// Revise labels with the neighbouring impacts in view (`AnalysisConfiguration.gaitContext`).
         public var gaitContext = AnalysisConfiguration().gaitContext
+        /// Count regular walks of alike impacts as footsteps (`AnalysisConfiguration.walks`).
+        public var walks = AnalysisConfiguration().walks
         /// A classifier model file; nil uses the built-in model.
         public var modelPath: String?
     }

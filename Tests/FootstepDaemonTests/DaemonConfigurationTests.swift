@@ -148,6 +148,7 @@ struct DaemonConfigurationTests {
             roll_interval = "30m"
             [detection]
             gait_context = false
+            walks = false
             [levels]
             calibration_offset = 93.5
             [schedule]
@@ -165,6 +166,8 @@ struct DaemonConfigurationTests {
         #expect(configuration.recording.rollInterval == 1800)
         #expect(configuration.detection.gaitContext == false)
         #expect(configuration.analysisConfiguration.gaitContext == false)
+        #expect(configuration.detection.walks == false && configuration.analysisConfiguration.walks == false)
+        #expect(DaemonConfiguration().analysisConfiguration.walks)
         #expect(configuration.levels.calibrationOffset == 93.5)
         #expect(configuration.equalizer.count == 2)
         #expect(configuration.equalizer[1].first?.gainDB == 6)
