@@ -33,11 +33,11 @@ public struct AnalysisConfiguration: Sendable, Equatable {
 
     /// The longest time, seconds, from an impact's onset to the pipeline
     /// reporting its event (the detector's report delay, plus the gait
-    /// context window when that is on; most events come much sooner).
+    /// context's longest hold when that is on; most events come much sooner).
     public var maximumEventDelay: Double {
         // The report delay does not depend on the sample rate.
         let detector = detectorConfiguration(sampleRate: 16_000).maximumReportDelay
-        return detector + (gaitContext ? GaitContextRefiner.contextSeconds : 0)
+        return detector + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
     }
 
     func detectorConfiguration(sampleRate: Double) -> OnsetDetectorConfiguration {

@@ -59,17 +59,18 @@ import FootstepCore
 ///   footstep probability becomes at least `walkProbability`, the share of
 ///   the impacts so rescued that were steps on recording families the model
 ///   never trained on. An impact the other rules hold is judged with the
-///   `contextSeconds` after it; one they would release at once (a sure
-///   `other`) only with the impacts before it, so it is rescued when it
-///   continues a walk and is never held back.
+///   `walkSeconds` (3.45 s) after it, time for a slow walk's four steps to
+///   follow its first; one they would release at once (a sure `other`) only
+///   with the impacts before it, so it is rescued when it continues a walk
+///   and is never held back.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
 /// on the beat or gives it company, and otherwise once every impact within
-/// `contextSeconds` (a train's length, 2.4 s) has been reported. Settled
-/// events do not wait for unsettled earlier ones, so events can leave out of
-/// onset order (by at most `contextSeconds`); consumers that need order sort
-/// or tolerate it. Released footsteps count with their final labels, held
+/// `holdSeconds(walks:)` has been reported (a slow walk's length, 3.45 s;
+/// a train's, 2.4 s, without walks). Settled events do not wait for
+/// unsettled earlier ones, so events can leave out of onset order (by at
+/// most that hold); consumers that need order sort or tolerate it. Released footsteps count with their final labels, held
 /// events with the classifier's; a neighbour that arrives later can only add
 /// a beat, company or a train, so a label settled early is never
 /// contradicted by one.
@@ -110,8 +111,16 @@ struct GaitContextRefiner {
     /// The footstep probability of an impact in a walk (at least): the share
     /// of the impacts the rule rescued on the training clips, out of fold, that were steps.
     static let walkProbability = 0.72
-    /// How far back a walk through a new impact can start.
+    /// How far back a walk through a new impact can start, and how far
+    /// ahead of its first impact its last can come (3.45 s).
     static let walkSeconds = Double(walkLength - 1) * walkIntervals.upperBound
+
+    /// How long after its onset a held event waits for the impacts that can
+    /// settle it: a train's length (`contextSeconds`), or a slow walk's
+    /// (`walkSeconds`) when the walk rule applies.
+    static func holdSeconds(walks: Bool) -> Double {
+        walks ? max(contextSeconds, walkSeconds) : contextSeconds
+    }
     /// An impact more than this many dB (LAFmax) quieter does not crowd: it
     /// is the louder one's ring or rebound (a slab rings on after a stomp),
     /// not a second impact.
@@ -136,10 +145,13 @@ struct GaitContextRefiner {
 
     /// Whether the walk rule applies.
     private let walks: Bool
+    /// How long a held event waits (`holdSeconds(walks:)`).
+    private let hold: Double
 
     init(boutTyper: BoutTypeModel? = nil, walks: Bool = true) {
         self.walks = walks
-        reviser = boutTyper.map { BoutReviser(model: $0, holdSeconds: Self.contextSeconds + Self.crowdingGap) }
+        hold = Self.holdSeconds(walks: walks)
+        reviser = boutTyper.map { [hold] in BoutReviser(model: $0, holdSeconds: hold + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
         recentImpacts.reserveCapacity(3 * capacity)
@@ -202,7 +214,7 @@ struct GaitContextRefiner {
             if onBeat, event.footstepProbability < Self.trainMinimumProbability {
                 guard horizon > onset + Self.crowdingGap else { return false }
             } else {
-                guard horizon > onset + Self.contextSeconds else { return false }
+                guard horizon > onset + hold else { return false }
                 if let train = trainProbability(of: event) {
                     event.footstepProbability = max(event.footstepProbability, train)
                 } else if isInWalk(event) {
@@ -218,7 +230,7 @@ struct GaitContextRefiner {
                 let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
                 if footstepsWithinBoutInterval(of: onset) >= company { return true }
             }
-            guard horizon > onset + Self.contextSeconds else { return false }
+            guard horizon > onset + hold else { return false }
             if let train = trainProbability(of: event) {
                 event.footstepProbability = max(event.footstepProbability, train)
                 return true

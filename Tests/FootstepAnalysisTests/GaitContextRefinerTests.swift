@@ -251,19 +251,21 @@ import Testing
         refiner.release(knownUntil: 4.6, output: collect)
         #expect(released.map(\.0) == [1.0, 4.0, 4.5], "company arrived: both leave, in order")
         #expect(released.allSatisfy { $0.1 == .footstep })
-        // A lone unsure step leaves, as other, once nothing that could make a train with it
-        // (2.4 s) can still arrive; a sure step after it leaves first.
+        // A lone unsure step leaves, as other, once nothing that could make a train or a slow
+        // walk with it (3.45 s) can still arrive; a sure step after it leaves first.
+        let hold = GaitContextRefiner.holdSeconds(walks: true)
+        #expect(abs(hold - 3.45) < 1e-9 && abs(GaitContextRefiner.holdSeconds(walks: false) - 2.4) < 1e-9)
         refiner.add(Self.event(at: 9.0, .footstep, .stomping, confidence: 0.6), output: collect)
         refiner.add(Self.event(at: 11.0, .footstep, .stomping, confidence: 0.95), output: collect)
-        refiner.release(knownUntil: 11.4, output: collect)
+        refiner.release(knownUntil: 9.0 + hold, output: collect)
         #expect(released.map(\.0) == [1.0, 4.0, 4.5, 11.0])
-        refiner.release(knownUntil: 11.41, output: collect)
+        refiner.release(knownUntil: 9.0 + hold + 0.01, output: collect)
         #expect(released.count == 5 && released[4] == (9.0, .other))
-        // An unsure other is held until a beat or a train could still come (2.4 s), then stays other.
+        // An unsure other is held until a beat, a train or a walk could still come, then stays other.
         refiner.add(Self.event(at: 20.0, .other, confidence: 0.8), output: collect)
-        refiner.release(knownUntil: 22.4, output: collect)
+        refiner.release(knownUntil: 20.0 + hold, output: collect)
         #expect(released.count == 5)
-        refiner.release(knownUntil: 22.41, output: collect)
+        refiner.release(knownUntil: 20.0 + hold + 0.01, output: collect)
         #expect(released.count == 6 && released[5] == (20.0, .other))
         // An unsure step with company leaves as soon as it is known: the crowding
         // rule looks at the impacts known by then, so live events are not held
@@ -362,10 +364,22 @@ import Testing
         #expect(single.map(\.kind) == [.other])
     }
 
-    @Test func aSlowWalkOfStompsIsAWalkOnceFourAreHeard() {
-        // One step a second: a held impact waits 2.4 s, so the first does not hear four yet.
-        let out = Self.refine(Self.impacts(at: Self.walkOnsets(count: 6, interval: 1.0), footstep: [0.5]))
-        #expect(out.map(\.kind) == [.other, .footstep, .footstep, .footstep, .footstep, .footstep])
+    @Test func aSlowWalkOfStompsIsAWalkFromItsFirstStep() {
+        // 1.1 s a step: a held impact waits 3.45 s, long enough to hear the fourth step after it.
+        let out = Self.refine(Self.impacts(at: Self.walkOnsets(count: 6, interval: 1.1), footstep: [0.5]))
+        #expect(out.allSatisfy { $0.kind == .footstep })
+        // The first step is still held 2.5 s on (a train's 2.4 s have passed) and leaves as a
+        // footstep once the fourth is heard and its hold is over.
+        var refiner = GaitContextRefiner()
+        var released: [AnalyzedEvent] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let events = Self.impacts(at: Self.walkOnsets(count: 4, interval: 1.1), footstep: [0.5])
+        for event in events.prefix(3) { refiner.add(event, output: collect) }
+        refiner.release(knownUntil: events[0].onsetSeconds + 2.5, output: collect)
+        #expect(released.isEmpty)
+        refiner.add(events[3], output: collect)
+        refiner.release(knownUntil: events[0].onsetSeconds + GaitContextRefiner.holdSeconds(walks: true) + 0.01, output: collect)
+        #expect(released.first.map { $0.onsetSeconds == events[0].onsetSeconds && $0.kind == .footstep } == true)
     }
 
     @Test func aMachineExactBeatIsNotAWalk() {
