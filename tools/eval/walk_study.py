@@ -12,7 +12,7 @@ their total. A *walk* is a chain of at least N detections, each interval 0.25-1.
 the one before, each impact within L dB (LAFmax) of the one before and within T dB (mean absolute band
 difference) of its timbre, whose intervals are not machine-exact (their spread over their mean at least
 S) and whose mean P(footstep) is at least M. A member the rules would release at once (P < 0.05) sees
-only the walk before it, a held one 2.4 s after it, as in footstepd. Every member of a walk that the
+only the walk before it, a held one 3.45 s after it, as in footstepd. Every member of a walk that the
 rules left `other` (the predictions of `analyze --no-walks`) is counted a footstep, and the predictions
 are scored against the truth beside the rules' own. Printed per setting: F1, false footsteps an hour on
 distractor-only clips, and what share of the impacts the walks added are steps (all, and per transmission
@@ -40,7 +40,8 @@ RATE = 16000
 EDGES = [30, 50, 80, 125, 250, 500, 1000, 2000, 4000]
 INTERVALS = (0.25, 1.15)
 TOLERANCE = 0.15
-CONTEXT = 2.4
+# How long footstepd holds an impact it is unsure of (GaitContextRefiner.holdSeconds with walks; 2.4 s before session 27).
+CONTEXT = 3.45
 
 
 def read_wav(path):
