@@ -4,15 +4,14 @@ tools/eval/fixtures/slice: 8 clips of 20 s (155 steps; 2 clips without steps) bu
 `footstep_eval.py slice` from OpenClonk's steps and distractors over synthetic backgrounds,
 one clip per transmission model and microphone chain. OpenClonk is fold 1, which the shipped
 model trains on: the slice guards against regressions; the unseen-family figures come from
-`make eval` (docs/evaluation.md). The model when the bounds were pinned: F1 0.789, macro-F1 0.744,
+`make eval` (docs/evaluation.md). Shipped model when pinned: F1 0.789, macro-F1 0.744,
 3 false footsteps in the 40 s without steps; the model of session 17: F1 0.784, macro-F1
 0.735, none; the tree ensemble of session 18: F1 0.809, macro-F1 0.752, none; with the
 neighbour features and trains of impacts (session 19): F1 0.801, macro-F1 0.767, 3 (a slammed
 door's three onsets, which the model called steps); trained on three times as many clips
 (session 20): F1 0.821, macro-F1 0.768, none; trained on the step recordings cut into single footfalls,
 `other` at 3x (session 22): F1 0.819, macro-F1 0.761, none; with the picture network beside the trees,
-`other` at 3.5x (session 24): F1 0.831, macro-F1 0.752, 2; drum hits at 3x and `other` at 3x,
-with walks (session 27): F1 0.797, macro-F1 0.788, none.
+`other` at 3.5x (session 24): F1 0.831, macro-F1 0.752, 2.
 
 The second test checks that footstepd's bout typer (`BoutReviser`) computes the features
 `bout_typer.py` trains it on: the types footstepctl gives after bouts end equal those the
