@@ -70,10 +70,11 @@ import FootstepCore
 /// `holdSeconds(walks:)` has been reported (a slow walk's length, 3.45 s;
 /// a train's, 2.4 s, without walks). Settled events do not wait for
 /// unsettled earlier ones, so events can leave out of onset order (by at
-/// most that hold); consumers that need order sort or tolerate it. Released footsteps count with their final labels, held
-/// events with the classifier's; a neighbour that arrives later can only add
-/// a beat, company or a train, so a label settled early is never
-/// contradicted by one.
+/// most that hold); consumers that need order sort or tolerate it.
+/// Released footsteps count with their final labels, held events with the
+/// classifier's; a neighbour that arrives later can only add a beat,
+/// company or a train, so a label settled early is never contradicted by
+/// one.
 ///
 /// A released footstep then gets its type from its bout (`BoutTyping`):
 /// running by cadence, stomping by loudness above the walker's ordinary
@@ -121,6 +122,7 @@ struct GaitContextRefiner {
     static func holdSeconds(walks: Bool) -> Double {
         walks ? max(contextSeconds, walkSeconds) : contextSeconds
     }
+
     /// An impact more than this many dB (LAFmax) quieter does not crowd: it
     /// is the louder one's ring or rebound (a slab rings on after a stomp),
     /// not a second impact.
