@@ -19,7 +19,8 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// Revise the classifier's labels with the neighbouring impacts in view
     /// (`GaitContextRefiner`: an impact on the beat of footsteps is a
     /// footstep, a lone unsure footstep is not). An event whose label the
-    /// neighbours may change waits for them: up to about 2.4 s longer.
+    /// neighbours may change waits for them: up to 3.45 s longer with walks,
+    /// 2.4 s without.
     public var gaitContext = true
     /// With gait context: count a regular walk of alike impacts as
     /// footsteps whatever the classifier says of each (`GaitContextRefiner`'s

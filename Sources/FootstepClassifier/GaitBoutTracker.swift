@@ -25,7 +25,7 @@ public struct GaitBout: Sendable, Equatable, Codable {
 
 /// Groups footsteps into gait bouts as they arrive, in onset order; a step
 /// that arrives after a later one (gait context settles some steps up to
-/// 2.4 s late) joins the open bout. Fixed-size state, no allocation.
+/// 3.45 s late) joins the open bout. Fixed-size state, no allocation.
 public struct GaitBoutTracker: Sendable {
     /// Footsteps further apart than this (seconds) start a new bout.
     public static let maximumInterval = 1.5

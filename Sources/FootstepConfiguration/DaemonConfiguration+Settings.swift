@@ -78,7 +78,8 @@ extension DaemonConfiguration {
                     "or more regular impacts at a walker's pace, counts as a footstep; an unsure",
                     "footstep, or one that rings on for 0.6 s or more like a slammed door, with",
                     "no other footstep within 1.5 s and in no train counts as other.",
-                    "An event whose label its neighbours may change waits for them (at most 2.4 s).",
+                    "An event whose label its neighbours may change waits for them (at most",
+                    "3.45 s with walks, 2.4 s without).",
                 ]),
             .bool(
                 "detection", "walks", \.detection.walks,
