@@ -68,16 +68,9 @@ struct AnalyzeCommandTests {
         let audio = directory.appending("distractors.wav")
         _ = try BuiltProduct.run(
             "footstepctl", ["synth", "--scenario", "distractors", "--seed", "3", "--duration", "300", "-o", audio])
-        func events(_ extra: [String]) throws -> [[String: Any]] {
-            let result = try BuiltProduct.run("footstepctl", ["analyze", "--format", "jsonl", audio] + extra)
-            #expect(result.status == 0, "\(result.stderr)")
-            return try result.stdout.split(separator: "\n").compactMap {
-                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.filter { $0["record"] as? String == "event" }
-        }
-        let revised = try events([])
-        let alone = try events(["--no-gait-context"])
-        let withoutWalks = try events(["--no-walks"])
+        let revised = try Self.analyzedEvents(audio)
+        let alone = try Self.analyzedEvents(audio, ["--no-gait-context"])
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks"])
         #expect(revised.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double }, "the same events")
         #expect(withoutWalks.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double })
         var toFootstep = 0
@@ -129,17 +122,10 @@ struct AnalyzeCommandTests {
                 "--set", "floor=concrete", "-o", audio, "--truth", truth,
             ])
         #expect(synth.status == 0, "\(synth.stderr)")
-        func events(_ extra: [String]) throws -> [[String: Any]] {
-            let result = try BuiltProduct.run("footstepctl", ["analyze", "--format", "jsonl", audio] + extra)
-            #expect(result.status == 0, "\(result.stderr)")
-            return try result.stdout.split(separator: "\n").compactMap {
-                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }.filter { $0["record"] as? String == "event" }
-        }
         let steps = try GroundTruthCSV.read(String(contentsOfFile: truth, encoding: .utf8))
             .filter { $0.kind == .footstep }.map(\.onset)
-        let withWalks = try events([])
-        let withoutWalks = try events(["--no-walks"])
+        let withWalks = try Self.analyzedEvents(audio)
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks"])
         #expect(withWalks.map { $0["onset_s"] as? Double } == withoutWalks.map { $0["onset_s"] as? Double })
         // A walk's own footsteps take its probability; the footsteps it adds can
         // put a neighbour on the beat or in a train too (their own probability).
@@ -196,5 +182,14 @@ struct AnalyzeCommandTests {
         #expect(result.stderr.contains("'ten' is not a duration"))
         let format = try BuiltProduct.run("footstepctl", ["synth", "-o", "/tmp/x.mp3"])
         #expect(format.stderr.contains("--output must end in .flac or .wav"))
+    }
+
+    /// The event records of `footstepctl analyze --format jsonl AUDIO EXTRA…`.
+    static func analyzedEvents(_ audio: String, _ extra: [String] = []) throws -> [[String: Any]] {
+        let result = try BuiltProduct.run("footstepctl", ["analyze", "--format", "jsonl", audio] + extra)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try result.stdout.split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["record"] as? String == "event" }
     }
 }

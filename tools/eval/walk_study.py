@@ -40,7 +40,7 @@ RATE = 16000
 EDGES = [30, 50, 80, 125, 250, 500, 1000, 2000, 4000]
 INTERVALS = (0.25, 1.15)
 TOLERANCE = 0.15
-# How long footstepd holds an impact it is unsure of (GaitContextRefiner.holdSeconds with walks; 2.4 s before session 27).
+# How long footstepd holds an impact it is unsure of (GaitContextRefiner.holdSeconds with walks).
 CONTEXT = 3.45
 
 
