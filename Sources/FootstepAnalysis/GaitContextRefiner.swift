@@ -11,18 +11,19 @@ import FootstepCore
 ///   0.25–0.8 s before and one the same interval (±15 %) after, or two
 ///   before or two after at that interval. Its confidence stays the
 ///   classifier's footstep probability, so it is always below 0.5.
-/// - **Alone.** A footstep with no other footstep within
-///   `GaitBoutTracker.maximumInterval` (1.5 s) on either side stays a
-///   footstep only when the confidence of its type is at least
-///   `loneMinimumConfidence`; otherwise it becomes `other`. Below
-///   `pairMinimumConfidence` it needs two footsteps within that reach: a
-///   knock-knock or a slam and its rebound make a pair, a walk more.
+/// - **Unsure and alone.** A footstep whose type the classifier could not
+///   name (its confidence below `unsureConfidence`, 0.5: type `unknown`) is
+///   unsure. It stays a footstep only with two other footsteps within
+///   `GaitBoutTracker.maximumInterval` (1.5 s) on either side; otherwise it
+///   becomes `other`: a knock-knock or a slam and its rebound make a pair, a
+///   walk more. A footstep the classifier typed needs no company (unless it
+///   rings): it leaves as one at once.
 /// - **Ringing.** A footstep that rings for `ringingMinimumSeconds` (0.6 s)
-///   or longer is held to the rules of an unsure one whatever its
-///   confidence: a foot's thud dies within a few tenths of a second (99 % of
+///   or longer needs one footstep within that reach (an unsure one two)
+///   whatever its confidence: a foot's thud dies within a few tenths of a second (99 % of
 ///   the stand-in check's steps within 0.5 s), a slammed door or a dropped
 ///   pan rings on.
-/// - **Crowded.** A footstep below `loneMinimumConfidence`, or an impact
+/// - **Crowded.** An unsure or ringing footstep, or an impact
 ///   the beat would make one, with another impact of any kind less than
 ///   `crowdingGap` (0.25 s) before or after it has no company and is not on
 ///   the beat: knock groups, taps and rattles come faster than any gait (a
@@ -85,8 +86,8 @@ import FootstepCore
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
-    static let loneMinimumConfidence = 0.9
-    static let pairMinimumConfidence = 0.55
+    /// Below this confidence a footstep's type is `unknown` and it needs two footsteps' company.
+    static let unsureConfidence = 0.5
     /// A footstep that rings at least this long (seconds) must have company.
     static let ringingMinimumSeconds = 0.6
     /// Step intervals (seconds) the rhythm rule recognises.
@@ -225,11 +226,10 @@ struct GaitContextRefiner {
                     return true
                 }
             }
-        case .footstep
-        where event.confidence < Self.loneMinimumConfidence || event.duration >= Self.ringingMinimumSeconds:
+        case .footstep where needsCompany(event):
             if !isCrowded(event) {
                 collectNeighbours(of: onset, except: index)
-                let company = event.confidence < Self.pairMinimumConfidence ? 2 : 1
+                let company = event.confidence < Self.unsureConfidence ? 2 : 1
                 if footstepsWithinBoutInterval(of: onset) >= company { return true }
             }
             guard horizon > onset + hold else { return false }
@@ -265,7 +265,7 @@ struct GaitContextRefiner {
         }
         for (i, held) in pending.enumerated()
         where i != index && held.kind == .footstep && abs(held.onsetSeconds - onset) <= Self.contextSeconds
-            && !(held.confidence < Self.loneMinimumConfidence && isCrowded(held))
+            && !(needsCompany(held) && isCrowded(held))
         {
             neighbours.append(held.onsetSeconds)
         }
@@ -442,6 +442,11 @@ struct GaitContextRefiner {
         guard let timbre = impact.timbre, let other = previous.timbre else { return false }
         return abs(impact.laMax - previous.laMax) <= Self.walkLevelTolerance
             && timbre.distance(to: other) <= Self.walkTimbreTolerance
+    }
+
+    /// Whether footstep `event` must have company to stay one: it is unsure or it rings.
+    private func needsCompany(_ event: AnalyzedEvent) -> Bool {
+        event.confidence < Self.unsureConfidence || event.duration >= Self.ringingMinimumSeconds
     }
 
     /// Whether another impact of any kind, no more than `crowdingQuieterLimit`

@@ -75,9 +75,10 @@ extension DaemonConfiguration {
                 help: [
                     "Revise the classifier's labels with the neighbouring impacts in view: an",
                     "unsure impact on the beat of the footsteps around it, or in a train of four",
-                    "or more regular impacts at a walker's pace, counts as a footstep; an unsure",
-                    "footstep, or one that rings on for 0.6 s or more like a slammed door, with",
-                    "no other footstep within 1.5 s and in no train counts as other.",
+                    "or more regular impacts at a walker's pace, counts as a footstep; a footstep",
+                    "of unknown type with fewer than two other footsteps within 1.5 s, or one that",
+                    "rings on for 0.6 s or more like a slammed door with none, and in no train,",
+                    "counts as other.",
                     "An event whose label its neighbours may change waits for them (at most",
                     "3.45 s with walks, 2.4 s without).",
                 ]),

@@ -93,7 +93,7 @@ struct AnalyzeCommandTests {
                 toOther += 1  // alone and unsure, or ringing on like a slammed door
                 let confidence = try #require(before["confidence"] as? Double)
                 let duration = try #require(before["duration_s"] as? Double)
-                #expect(confidence < GaitContextRefiner.loneMinimumConfidence
+                #expect(confidence < GaitContextRefiner.unsureConfidence
                     || duration >= GaitContextRefiner.ringingMinimumSeconds, "\(before)")
             }
         }

@@ -188,8 +188,9 @@ def parser():
     ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=True,
                     help="average the event model with a small network over the event's picture (picture_network.py; "
                          "chosen on the training clips: docs/evaluation.md)")
-    ap.add_argument("--drum-weight", type=float, default=1.0,
-                    help="extra weight of the recorded drum hits (a study: docs/evaluation.md)")
+    ap.add_argument("--drum-weight", type=float, default=3.0,
+                    help="extra weight of the recorded drum hits, the commonest false footstep "
+                         "(chosen on the training clips with --other-weight: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
