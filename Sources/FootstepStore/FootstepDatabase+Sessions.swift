@@ -170,6 +170,15 @@ extension FootstepDatabase {
         }
     }
 
+    /// The onset frames (`frameOffset`) of a session's events at or after `frame`, ascending.
+    public func eventFrames(session sessionId: Int64, from frame: Int64) throws(StoreError) -> [Int64] {
+        try read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT frameOffset FROM event WHERE sessionId = ? AND frameOffset >= ? ORDER BY frameOffset",
+                arguments: [sessionId, frame])
+        }
+    }
+
     /// The latest instant covered by a session's written data: the end of its last
     /// event, last level minute or last audio file (start + frames / rate), whichever
     /// is latest; nil if it has none.

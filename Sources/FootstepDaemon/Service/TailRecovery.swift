@@ -10,8 +10,12 @@ import Logging
 /// for each interrupted session after repairing its files: the end of the
 /// session's last audio file, from a little before its last stored event, goes
 /// through the same pipeline (model, calibration, equalizer, minimum
-/// confidence: `analysis`), and the events after the last stored one are appended to the
-/// chain with a note saying they were recovered.
+/// confidence: `analysis`), and the events it finds that were not stored are
+/// appended to the chain with a note saying they were recovered. Events leave
+/// the pipeline out of onset order (a held one up to
+/// `AnalysisConfiguration.maximumEventDelay` after later ones), so an event
+/// the kill caught can lie before the last stored one: every onset from that
+/// long before it on is compared with the stored ones.
 struct TailRecovery {
     /// Seconds analysed before the last stored event, so the detector knows
     /// the background when it reaches the unstored part.
@@ -19,7 +23,7 @@ struct TailRecovery {
     /// The most audio analysed: the pipeline delays an event by seconds at most
     /// and the store is written every second, so anything older was stored.
     static let longestTail = 300.0
-    /// Events within this of the last stored onset are taken to be it.
+    /// An event within this of a stored onset is taken to be that one.
     static let sameEventSeconds = 0.05
     /// The note of a recovered event.
     static let note = "recovered at start-up from the audio recorded before an interruption"
@@ -48,10 +52,13 @@ struct TailRecovery {
         try source.seek(toFrame: Int(start - file.startFrame))
         let result = try FileAnalysis.analyse(
             source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model()))
-        let after = (lastStored ?? -1) + Int64(Self.sameEventSeconds * rate)
+        let same = Int64(Self.sameEventSeconds * rate)
+        // Anything earlier had left the pipeline, and was stored, before the last stored event did.
+        let unsettled = lastStored.map { $0 - Int64(analysis.maximumEventDelay * rate) } ?? start
+        let stored = try database.eventFrames(session: sessionId, from: unsettled - same)
         let events: [NewEvent] = result.events.compactMap { event in
             let frame = start + event.onsetFrame
-            guard frame > after, frame < fileEnd else { return nil }
+            guard frame >= unsettled, frame < fileEnd, !Self.contains(stored, within: same, of: frame) else { return nil }
             return NewEvent(
                 event, sessionId: sessionId, audioFileId: file.id, frameOffset: frame,
                 timestamp: NewEvent.timestamp(
@@ -64,5 +71,16 @@ struct TailRecovery {
             "session \(sessionId): \(events.count) events recovered from the last \(String(format: "%.1f", Double(fileEnd - start) / rate)) s of \(file.path)",
             metadata: ["footstep.session": "\(sessionId)"])
         return events.count
+    }
+
+    /// Whether ascending `frames` has one within `tolerance` of `frame`.
+    static func contains(_ frames: [Int64], within tolerance: Int64, of frame: Int64) -> Bool {
+        var low = 0
+        var high = frames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if frames[middle] < frame - tolerance { low = middle + 1 } else { high = middle }
+        }
+        return low < frames.count && frames[low] <= frame + tolerance
     }
 }
