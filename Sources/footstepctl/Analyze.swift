@@ -54,8 +54,8 @@ extension FootstepCtl {
                 "Revise labels with the neighbouring impacts in view.",
                 discussion: """
                     An unsure impact on the beat of the footsteps around it counts as an (unknown) footstep; \
-                    an unsure footstep, or one that rings on for 0.6 s or more like a slammed door, \
-                    with no other footstep within 1.5 s counts as other. \
+                    a footstep of unknown type with fewer than two other footsteps within 1.5 s, \
+                    or one that rings on for 0.6 s or more like a slammed door with none, counts as other. \
                     --no-gait-context shows the classifier's labels alone.
                     """))
         var gaitContext = true
