@@ -20,9 +20,9 @@ import FootstepCore
 ///   rings): it leaves as one at once.
 /// - **Ringing.** A footstep that rings for `ringingMinimumSeconds` (0.6 s)
 ///   or longer needs one footstep within that reach (an unsure one two)
-///   whatever its confidence: a foot's thud dies within a few tenths of a second (99 % of
-///   the stand-in check's steps within 0.5 s), a slammed door or a dropped
-///   pan rings on.
+///   whatever its confidence: a foot's thud dies within a few tenths of a
+///   second (99 % of the stand-in check's steps within 0.5 s), a slammed door
+///   or a dropped pan rings on.
 /// - **Crowded.** An unsure or ringing footstep, or an impact
 ///   the beat would make one, with another impact of any kind less than
 ///   `crowdingGap` (0.25 s) before or after it has no company and is not on
@@ -66,10 +66,10 @@ import FootstepCore
 ///   and is never held back.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
-/// can apply (a sure footstep, a sure `other`), as soon as a neighbour puts it
-/// on the beat or gives it company, and otherwise once every impact within
-/// `holdSeconds(walks:)` has been reported (a slow walk's length, 3.45 s;
-/// a train's, 2.4 s, without walks). Settled events do not wait for
+/// can apply (a typed footstep that does not ring, a sure `other`), as soon
+/// as a neighbour puts it on the beat or gives it company, and otherwise once
+/// every impact within `holdSeconds(walks:)` has been reported (a slow walk's
+/// length, 3.45 s; a train's, 2.4 s, without walks). Settled events do not wait for
 /// unsettled earlier ones, so events can leave out of onset order (by at
 /// most that hold); consumers that need order sort or tolerate it.
 /// Released footsteps count with their final labels, held events with the
