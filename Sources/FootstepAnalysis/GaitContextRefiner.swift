@@ -12,8 +12,7 @@ import FootstepCore
 ///   before or two after at that interval. Its confidence stays the
 ///   classifier's footstep probability, so it is always below 0.5.
 /// - **Unsure and alone.** A footstep whose type the classifier could not
-///   name (its confidence below `unsureConfidence`, 0.5: type `unknown`) is
-///   unsure. It stays a footstep only with two other footsteps within
+///   name (type `unknown`: no type reached 0.5) is unsure. It stays a footstep only with two other footsteps within
 ///   `GaitBoutTracker.maximumInterval` (1.5 s) on either side; otherwise it
 ///   becomes `other`: a knock-knock or a slam and its rebound make a pair, a
 ///   walk more. A footstep the classifier typed needs no company (unless it
@@ -69,9 +68,9 @@ import FootstepCore
 /// can apply (a typed footstep that does not ring, a sure `other`), as soon
 /// as a neighbour puts it on the beat or gives it company, and otherwise once
 /// every impact within `holdSeconds(walks:)` has been reported (a slow walk's
-/// length, 3.45 s; a train's, 2.4 s, without walks). Settled events do not wait for
-/// unsettled earlier ones, so events can leave out of onset order (by at
-/// most that hold); consumers that need order sort or tolerate it.
+/// length, 3.45 s; a train's, 2.4 s, without walks). Settled events do not
+/// wait for unsettled earlier ones, so events can leave out of onset order
+/// (by at most that hold); consumers that need order sort or tolerate it.
 /// Released footsteps count with their final labels, held events with the
 /// classifier's; a neighbour that arrives later can only add a beat,
 /// company or a train, so a label settled early is never contradicted by
@@ -86,8 +85,6 @@ import FootstepCore
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
     static let rhythmMinimumProbability = 0.05
-    /// Below this confidence a footstep's type is `unknown` and it needs two footsteps' company.
-    static let unsureConfidence = 0.5
     /// A footstep that rings at least this long (seconds) must have company.
     static let ringingMinimumSeconds = 0.6
     /// Step intervals (seconds) the rhythm rule recognises.
@@ -229,7 +226,7 @@ struct GaitContextRefiner {
         case .footstep where needsCompany(event):
             if !isCrowded(event) {
                 collectNeighbours(of: onset, except: index)
-                let company = event.confidence < Self.unsureConfidence ? 2 : 1
+                let company = event.type == .unknown ? 2 : 1
                 if footstepsWithinBoutInterval(of: onset) >= company { return true }
             }
             guard horizon > onset + hold else { return false }
@@ -444,9 +441,10 @@ struct GaitContextRefiner {
             && timbre.distance(to: other) <= Self.walkTimbreTolerance
     }
 
-    /// Whether footstep `event` must have company to stay one: it is unsure or it rings.
+    /// Whether footstep `event` must have company to stay one: the classifier
+    /// could not type it (unsure), or it rings.
     private func needsCompany(_ event: AnalyzedEvent) -> Bool {
-        event.confidence < Self.unsureConfidence || event.duration >= Self.ringingMinimumSeconds
+        event.type == .unknown || event.duration >= Self.ringingMinimumSeconds
     }
 
     /// Whether another impact of any kind, no more than `crowdingQuieterLimit`

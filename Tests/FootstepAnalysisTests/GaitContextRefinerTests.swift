@@ -126,12 +126,18 @@ import Testing
         #expect(Self.refine(walk).allSatisfy { $0.kind == .footstep && $0.type == .stomping })
     }
 
-    /// Below `unsureConfidence` a footstep needs two others within a bout
+    /// A footstep the classifier could not type needs two others within a bout
     /// interval: a pair of unsure impacts (a knock-knock) is `other`, the
     /// same pair typed stays, and so does an unsure walk of three.
     @Test func aPairOfUnsureFootstepsIsOtherAndAWalkOfThreeIsNot() {
-        #expect(GaitContextRefiner.unsureConfidence == 0.5, "where a footstep's type becomes unknown")
-        #expect(Self.refine([2.0, 2.4].map { Self.unsure(at: $0) }).allSatisfy { $0.kind == .other })
+        // What the classifier makes of an impact no type reaches 0.5 of, footsteps over all.
+        let unsure = FootstepModelClassifier.decide([0.35, 0.3, 0.05, 0.0, 0.3], intensity: .medium)
+        #expect(unsure.kind == .footstep && unsure.type == .unknown && unsure.confidence < 0.5)
+        let pair = [2.0, 2.4].map {
+            Self.event(
+                at: $0, unsure.kind, unsure.type, confidence: unsure.confidence, footstep: unsure.footstepProbability)
+        }
+        #expect(Self.refine(pair).allSatisfy { $0.kind == .other })
         let typed = [2.0, 2.6].map { Self.event(at: $0, .footstep, .heelStrike, confidence: 0.55, footstep: 0.6) }
         #expect(Self.refine(typed).allSatisfy { $0.kind == .footstep && $0.type == .heelStrike })
         let walk = Self.refine([2.0, 2.55, 3.1].map { Self.unsure(at: $0) })
