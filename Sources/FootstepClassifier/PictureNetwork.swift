@@ -8,22 +8,22 @@
 /// exported); the last block's channels are averaged over the picture and,
 /// with the features, go through dense layers to one logit.
 ///
-/// All buffers are allocated in `init`; `logit` does not allocate. The
-/// convolutions' weights are kept input-major with the output channels
-/// innermost, in vectors of eight (`[in][ky][kx][out / 8]`, the last vector
-/// padded with zeros), so each input value is one multiply-add a vector
-/// into accumulators that stay in registers.
+/// All buffers are allocated in `init`; `logit` does not allocate. Each
+/// block's input is kept with a border of zeros (the convolution's padding),
+/// so the convolution's inner loop has no bounds to test. The convolutions'
+/// weights are kept input-major with the output channels innermost, in two
+/// vectors of eight (`[in][ky][kx][2]`, unused outputs zero), so each input
+/// value is two multiply-adds into accumulators that stay in registers.
 ///
 /// - Note: Not thread-safe; one instance per pipeline.
 struct PictureNetwork {
     private struct Convolution {
         let inputs: Int
         let outputs: Int
-        /// Vectors of eight outputs: `(outputs + 7) / 8`.
-        let lanes: Int
-        /// `[in][ky][kx][lane]`.
+        /// `[in][ky][kx][2]`: outputs 0–7, then 8–15 (zero beyond `outputs`).
         let weights: [SIMD8<Float>]
-        let biases: [SIMD8<Float>]
+        /// Outputs 0–7 and 8–15.
+        let biases: (SIMD8<Float>, SIMD8<Float>)
     }
 
     private struct Dense {
@@ -33,108 +33,133 @@ struct PictureNetwork {
         let weights: [Float]
         let biases: [Float]
         let relu: Bool
+        /// Where the layer's inputs start in `activations`; its outputs follow them.
+        let offset: Int
     }
 
     private let convolutions: [Convolution]
     private let dense: [Dense]
     private let pictureShift: Float
     private let pictureScale: Float
-    /// One block's input, its convolution before pooling, and the dense layers' activations.
+    /// One block's input, channels × (height + 2) × (width + 2) with a zero border.
     private var input: [Float]
+    /// Its convolution before pooling, channels × height × width.
     private var convolved: [Float]
-    private var activations: [[Float]]
+    /// The dense layers' inputs and outputs, one after another.
+    private var activations: [Float]
 
-    /// - Precondition: `model` has passed `FootstepModel.validate()`.
+    /// - Precondition: `model` has passed `FootstepModel.validate()` (at most 16 channels).
     init(model: FootstepModel.Network, features: Int) {
         convolutions = model.convolutions.map { layer in
-            let lanes = (layer.outputs + 7) / 8
-            var weights = [SIMD8<Float>](repeating: .zero, count: layer.inputs * 9 * lanes)
-            var biases = [SIMD8<Float>](repeating: .zero, count: lanes)
+            var weights = [SIMD8<Float>](repeating: .zero, count: layer.inputs * 9 * 2)
+            var biases = (SIMD8<Float>.zero, SIMD8<Float>.zero)
             for o in 0..<layer.outputs {
-                biases[o / 8][o % 8] = Float(layer.biases[o])
+                if o < 8 { biases.0[o] = Float(layer.biases[o]) } else { biases.1[o - 8] = Float(layer.biases[o]) }
                 for i in 0..<layer.inputs {
                     for k in 0..<9 {
-                        weights[(i * 9 + k) * lanes + o / 8][o % 8] = Float(layer.weights[(o * layer.inputs + i) * 9 + k])
+                        weights[(i * 9 + k) * 2 + o / 8][o % 8] = Float(layer.weights[(o * layer.inputs + i) * 9 + k])
                     }
                 }
             }
-            return Convolution(inputs: layer.inputs, outputs: layer.outputs, lanes: lanes, weights: weights, biases: biases)
+            return Convolution(inputs: layer.inputs, outputs: layer.outputs, weights: weights, biases: biases)
         }
+        var offset = 0
         dense = model.dense.map { layer in
-            Dense(
-                inputs: layer.weights.first?.count ?? 0, outputs: layer.biases.count,
+            let inputs = layer.weights.first?.count ?? 0
+            defer { offset += inputs }
+            return Dense(
+                inputs: inputs, outputs: layer.biases.count,
                 weights: layer.weights.flatMap { $0.map(Float.init) }, biases: layer.biases.map(Float.init),
-                relu: layer.activation == "relu")
+                relu: layer.activation == "relu", offset: offset)
         }
         pictureShift = Float(model.pictureShift)
         pictureScale = Float(model.pictureScale)
-        let widest = convolutions.map(\.outputs).max() ?? 1
-        input = [Float](repeating: 0, count: max(1, convolutions.map(\.inputs).max() ?? 1) * EventPicture.count)
+        let widest = max(1, convolutions.map { max($0.inputs, $0.outputs) }.max() ?? 1)
+        input = [Float](repeating: 0, count: widest * (EventPicture.bands + 2) * (EventPicture.frames + 2))
         convolved = [Float](repeating: 0, count: widest * EventPicture.count)
         let first = (convolutions.last?.outputs ?? 0) + features
-        activations = [[Float](repeating: 0, count: first)] + dense.map { [Float](repeating: 0, count: $0.outputs) }
+        activations = [Float](repeating: 0, count: first + dense.map(\.outputs).reduce(0, +))
     }
 
     /// The footstep log-odds of `picture` (`EventPicture.values`) and the standardised `features`.
     mutating func logit(picture: [Float], features: [Double]) -> Double {
         var height = EventPicture.bands
         var width = EventPicture.frames
-        for i in 0..<picture.count { input[i] = (picture[i] - pictureShift) / pictureScale }
+        let (shift, scale) = (pictureShift, pictureScale)
+        input.withUnsafeMutableBufferPointer { padded in
+            for i in 0..<((height + 2) * (width + 2)) { padded[i] = 0 }
+            for y in 0..<height {
+                for x in 0..<width { padded[(y + 1) * (width + 2) + x + 1] = (picture[y * width + x] - shift) / scale }
+            }
+        }
         for layer in convolutions {
             convolve(layer, height: height, width: width)
             pool(channels: layer.outputs, height: height, width: width)
             height /= 2
             width /= 2
         }
-        // The last block's channels averaged over what is left of the picture, then the features.
         let channels = convolutions.last?.outputs ?? 0
         let cells = Float(height * width)
-        for c in 0..<channels {
-            var sum: Float = 0
-            for k in 0..<(height * width) { sum += input[c * height * width + k] }
-            activations[0][c] = sum / cells
-        }
-        for i in 0..<features.count { activations[0][channels + i] = Float(features[i]) }
-        for (l, layer) in dense.enumerated() {
-            for o in 0..<layer.outputs {
-                var sum = layer.biases[o]
-                let row = o * layer.inputs
-                for i in 0..<layer.inputs { sum += layer.weights[row + i] * activations[l][i] }
-                activations[l + 1][o] = layer.relu ? max(0, sum) : sum
+        let (rows, columns) = (height, width)
+        let layers = dense
+        return input.withUnsafeBufferPointer { input in
+            activations.withUnsafeMutableBufferPointer { activations in
+                // The last block's channels averaged over what is left of the picture, then the features.
+                for c in 0..<channels {
+                    var sum: Float = 0
+                    for y in 0..<rows {
+                        let row = (c * (rows + 2) + y + 1) * (columns + 2) + 1
+                        for x in 0..<columns { sum += input[row + x] }
+                    }
+                    activations[c] = sum / cells
+                }
+                for i in 0..<features.count { activations[channels + i] = Float(features[i]) }
+                for layer in layers {
+                    let outputs = layer.offset + layer.inputs
+                    layer.weights.withUnsafeBufferPointer { weights in
+                        for o in 0..<layer.outputs {
+                            var sum = layer.biases[o]
+                            let row = o &* layer.inputs
+                            for i in 0..<layer.inputs { sum += weights[row &+ i] * activations[layer.offset &+ i] }
+                            activations[outputs + o] = layer.relu ? max(0, sum) : sum
+                        }
+                    }
+                }
+                return Double(activations[activations.count - 1])
             }
         }
-        return Double(activations[dense.count][0])
     }
 
-    /// 3×3 convolution of `input` (channels × height × width, zero padding) into `convolved`, then ReLU.
-    /// The outputs of one position stay in two registers of eight (`FootstepModel` allows at most 16 channels).
+    /// 3×3 convolution of `input` (channels × (height + 2) × (width + 2), its border zero) into
+    /// `convolved` (channels × height × width), then ReLU. The outputs of one position stay
+    /// in two registers of eight.
     private mutating func convolve(_ layer: Convolution, height: Int, width: Int) {
-        let (inputs, outputs, twoLanes) = (layer.inputs, layer.outputs, layer.lanes > 1)
+        let (inputs, outputs) = (layer.inputs, layer.outputs)
+        let stride = width &+ 2
+        let plane = (height &+ 2) &* stride
         input.withUnsafeBufferPointer { source in
         convolved.withUnsafeMutableBufferPointer { target in
         layer.weights.withUnsafeBufferPointer { w in
+            let (source, w) = (source.baseAddress!, w.baseAddress!)
             for y in 0..<height {
                 for x in 0..<width {
-                    var low = layer.biases[0]
-                    var high = twoLanes ? layer.biases[1] : .zero
+                    var (low, high) = layer.biases
                     for i in 0..<inputs {
+                        // The 3×3 neighbourhood of (y, x) starts at (y, x) in the padded input.
+                        let top = source + (i &* plane &+ y &* stride &+ x)
+                        let taps = w + i &* 18
                         for ky in 0..<3 {
-                            let yy = y + ky - 1
-                            guard yy >= 0, yy < height else { continue }
-                            for kx in 0..<3 {
-                                let xx = x + kx - 1
-                                guard xx >= 0, xx < width else { continue }
-                                // After a ReLU most inputs are zero, and a zero adds nothing.
-                                let value = source[(i * height + yy) * width + xx]
-                                guard value != 0 else { continue }
-                                let base = ((i * 3 + ky) * 3 + kx) * layer.lanes
-                                low += w[base] * value
-                                if twoLanes { high += w[base + 1] * value }
-                            }
+                            let row = top + ky &* stride
+                            let k = taps + ky &* 6
+                            let (a, b, c) = (row[0], row[1], row[2])
+                            low += k[0] * a + k[2] * b + k[4] * c
+                            high += k[1] * a + k[3] * b + k[5] * c
                         }
                     }
-                    for o in 0..<min(8, outputs) { target[(o * height + y) * width + x] = max(0, low[o]) }
-                    for o in 8..<max(8, outputs) { target[(o * height + y) * width + x] = max(0, high[o - 8]) }
+                    let cell = y &* width &+ x
+                    let cells = height &* width
+                    for o in 0..<min(8, outputs) { target[o &* cells &+ cell] = max(0, low[o]) }
+                    for o in 8..<max(8, outputs) { target[o &* cells &+ cell] = max(0, high[o &- 8]) }
                 }
             }
         }
@@ -142,18 +167,25 @@ struct PictureNetwork {
         }
     }
 
-    /// 2×2 max pooling of `convolved` (channels × height × width; an odd last row or column is dropped) into `input`.
+    /// 2×2 max pooling of `convolved` (channels × height × width; an odd last row or column is
+    /// dropped) into `input`, with a zero border for the next convolution.
     private mutating func pool(channels: Int, height: Int, width: Int) {
         let (rows, columns) = (height / 2, width / 2)
-        for c in 0..<channels {
-            for y in 0..<rows {
-                for x in 0..<columns {
-                    let top = (c * height + 2 * y) * width + 2 * x
-                    let bottom = top + width
-                    input[(c * rows + y) * columns + x] =
-                        max(max(convolved[top], convolved[top + 1]), max(convolved[bottom], convolved[bottom + 1]))
+        let stride = columns + 2
+        convolved.withUnsafeBufferPointer { convolved in
+        input.withUnsafeMutableBufferPointer { input in
+            for i in 0..<(channels * (rows + 2) * stride) { input[i] = 0 }
+            for c in 0..<channels {
+                for y in 0..<rows {
+                    for x in 0..<columns {
+                        let top = (c * height + 2 * y) * width + 2 * x
+                        let bottom = top + width
+                        input[(c * (rows + 2) + y + 1) * stride + x + 1] =
+                            max(max(convolved[top], convolved[top + 1]), max(convolved[bottom], convolved[bottom + 1]))
+                    }
                 }
             }
+        }
         }
     }
 }

@@ -79,59 +79,107 @@ public struct TreeEnsemble: Sendable, Codable, Equatable {
     }
 }
 
-/// `TreeEnsemble` laid out for prediction: all trees' nodes in one set of
-/// arrays, each tree's root at `roots[t]`, child indices absolute.
+/// `TreeEnsemble` laid out for prediction: every node of every tree in one
+/// array of 16-byte nodes, a split's two children side by side (left, then
+/// right). A leaf sends every input to itself, so a walk may take more steps
+/// than its leaf's depth and still end there: trees are walked four at a
+/// time for the depth of the deepest of the four, without a branch, so the
+/// four walks' memory reads overlap (trees sorted by depth, so the four are
+/// alike).
 struct FlatTreeEnsemble {
-    private let baseline: [Double]
-    private let roots: [Int]
-    private let outputs: [Int]
-    private let feature: [Int]
-    private let threshold: [Double]
-    private let left: [Int]
-    private let right: [Int]
-    private let missingLeft: [Bool]
-    private let value: [Double]
+    /// A split, or a leaf (`threshold` +∞, `missingLeft`, `children` itself).
+    private struct Node {
+        var threshold: Double
+        /// The left child's index; the right child's is one more.
+        var children: UInt32
+        var feature: UInt16
+        /// Whether a missing (NaN) feature goes left.
+        var missingLeft: Bool
+    }
 
+    /// Four trees walked together: their roots, the classes they add to, the steps to take.
+    private struct Group {
+        var roots: SIMD4<UInt32>
+        var outputs: (Int, Int, Int, Int)
+        var depth: Int
+    }
+
+    private let baseline: [Double]
+    private let groups: [Group]
+    private let nodes: [Node]
+    /// A leaf's value at its node's index (0 for a split).
+    private let values: [Double]
+
+    /// - Precondition: `ensemble` has passed `TreeEnsemble.validate` (every child a later node of its tree).
     init(_ ensemble: TreeEnsemble) {
-        var roots: [Int] = []
-        var feature: [Int] = []
-        var threshold: [Double] = []
-        var left: [Int] = []
-        var right: [Int] = []
-        var missingLeft: [Bool] = []
-        var value: [Double] = []
-        for tree in ensemble.trees {
-            let offset = feature.count
-            roots.append(offset)
-            feature += tree.feature
-            threshold += tree.threshold
-            left += tree.left.map { $0 + offset }
-            right += tree.right.map { $0 + offset }
-            missingLeft += tree.missingLeft
-            value += tree.value
+        var nodes: [Node] = []
+        var values: [Double] = []
+        func leaf(_ value: Double) -> Int {
+            let index = nodes.count
+            nodes.append(Node(threshold: .infinity, children: UInt32(index), feature: 0, missingLeft: true))
+            values.append(value)
+            return index
+        }
+        /// Lays out node `source` of `tree` at `target` and its subtree after it; returns its depth.
+        func place(_ tree: TreeEnsemble.Tree, _ source: Int, at target: Int) -> Int {
+            guard tree.feature[source] >= 0 else {
+                nodes[target] = Node(threshold: .infinity, children: UInt32(target), feature: 0, missingLeft: true)
+                values[target] = tree.value[source]
+                return 0
+            }
+            let first = leaf(0)
+            _ = leaf(0)
+            nodes[target] = Node(
+                threshold: tree.threshold[source], children: UInt32(first), feature: UInt16(tree.feature[source]),
+                missingLeft: tree.missingLeft[source])
+            return 1 + max(place(tree, tree.left[source], at: first), place(tree, tree.right[source], at: first + 1))
+        }
+        var trees = ensemble.trees.map { tree in
+            let root = leaf(0)
+            return (root: root, output: tree.output, depth: place(tree, 0, at: root))
+        }
+        trees.sort { $0.depth > $1.depth }
+        // A single leaf worth 0 fills the last group.
+        let empty = leaf(0)
+        while trees.count % 4 != 0 { trees.append((empty, 0, 0)) }
+        groups = stride(from: 0, to: trees.count, by: 4).map { g in
+            let four = trees[g..<(g + 4)]
+            return Group(
+                roots: SIMD4(four.map { UInt32($0.root) }),
+                outputs: (trees[g].output, trees[g + 1].output, trees[g + 2].output, trees[g + 3].output),
+                depth: four.map(\.depth).max() ?? 0)
         }
         baseline = ensemble.baseline
-        self.roots = roots
-        outputs = ensemble.trees.map(\.output)
-        self.feature = feature
-        self.threshold = threshold
-        self.left = left
-        self.right = right
-        self.missingLeft = missingLeft
-        self.value = value
+        self.nodes = nodes
+        self.values = values
     }
 
     /// Writes each class's logit for `inputs` into `logits` (no allocation).
     func logits(_ inputs: [Double], into logits: inout [Double]) {
         for k in 0..<baseline.count { logits[k] = baseline[k] }
-        for t in 0..<roots.count {
-            var node = roots[t]
-            while feature[node] >= 0 {
-                let x = inputs[feature[node]]
-                let goesLeft = x.isNaN ? missingLeft[node] : x <= threshold[node]
-                node = goesLeft ? left[node] : right[node]
+        nodes.withUnsafeBufferPointer { nodes in
+        values.withUnsafeBufferPointer { values in
+        inputs.withUnsafeBufferPointer { inputs in
+        logits.withUnsafeMutableBufferPointer { logits in
+            @inline(__always) func step(_ index: Int) -> Int {
+                let node = nodes[index]
+                let x = inputs[Int(node.feature)]
+                let goesLeft = x <= node.threshold || (x.isNaN && node.missingLeft)
+                return Int(node.children) &+ (goesLeft ? 0 : 1)
             }
-            logits[outputs[t]] += value[node]
+            for group in groups {
+                var (a, b, c, d) = (Int(group.roots[0]), Int(group.roots[1]), Int(group.roots[2]), Int(group.roots[3]))
+                for _ in 0..<group.depth {
+                    (a, b, c, d) = (step(a), step(b), step(c), step(d))
+                }
+                logits[group.outputs.0] += values[a]
+                logits[group.outputs.1] += values[b]
+                logits[group.outputs.2] += values[c]
+                logits[group.outputs.3] += values[d]
+            }
+        }
+        }
+        }
         }
     }
 }

@@ -1,4 +1,4 @@
-import FootstepClassifier
+@testable import FootstepClassifier
 import FootstepCore
 import Foundation
 import Testing
@@ -44,6 +44,45 @@ import Testing
         for k in 0..<5 { #expect(abs(classifier.probabilities[k] - exp(logits[k]) / total) < 1e-12) }
         #expect(result.kind == .footstep && result.type == .heelStrike)
         #expect(abs(result.confidence - exp(2.5) / total) < 1e-12)
+    }
+
+    /// The walk as the model file states it, node by node, for comparison with the flat layout.
+    static func reference(_ ensemble: TreeEnsemble, _ inputs: [Double]) -> [Double] {
+        var logits = ensemble.baseline
+        for tree in ensemble.trees {
+            var node = 0
+            while tree.feature[node] >= 0 {
+                let x = inputs[tree.feature[node]]
+                node = (x.isNaN ? tree.missingLeft[node] : x <= tree.threshold[node]) ? tree.left[node] : tree.right[node]
+            }
+            logits[tree.output] += tree.value[node]
+        }
+        return logits
+    }
+
+    @Test func theFlatLayoutWalksTheShippedTreesAsTheFileStatesThem() throws {
+        let ensemble = try #require(try FootstepModel.bundled().trees)
+        let flat = FlatTreeEnsemble(ensemble)
+        let features = try FootstepModel.bundled().features.count
+        var generator = SystemRandomNumberGenerator()
+        var logits = [Double](repeating: 0, count: ensemble.baseline.count)
+        for round in 0..<300 {
+            // Standardised features, some exactly at a threshold, some missing.
+            var inputs = (0..<features).map { _ in Double.random(in: -3...3, using: &generator) }
+            if round % 3 == 0, let tree = ensemble.trees.randomElement(using: &generator), tree.feature[0] >= 0 {
+                inputs[tree.feature[0]] = tree.threshold[0]
+            }
+            if round % 5 == 0 { inputs[Int.random(in: 0..<features, using: &generator)] = .nan }
+            flat.logits(inputs, into: &logits)
+            let expected = Self.reference(ensemble, inputs)
+            for k in 0..<logits.count {
+                #expect(abs(logits[k] - expected[k]) < 1e-9, "class \(k): \(logits[k]) against \(expected[k])")
+            }
+        }
+        // A missing value goes where each split says: the stump sends it right (2 → other −1).
+        let stumps = TreeEnsemble(baseline: [0, 0, 0, 0, 0], trees: [Self.stump()])
+        FlatTreeEnsemble(stumps).logits([.nan] + [Double](repeating: 0, count: features - 1), into: &logits)
+        #expect(logits == [0, 0, 0, 0, -1])
     }
 
     @Test func theShippedModelIsAnEnsembleThatSeparatesItsClasses() throws {
