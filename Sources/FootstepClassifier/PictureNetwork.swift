@@ -13,7 +13,8 @@
 /// so the convolution's inner loop has no bounds to test. The convolutions'
 /// weights are kept input-major with the output channels innermost, in two
 /// vectors of eight (`[in][ky][kx][2]`, unused outputs zero), so each input
-/// value is two multiply-adds into accumulators that stay in registers.
+/// value is one multiply-add a vector (one vector for a layer of up to eight
+/// channels, two above) into accumulators that stay in registers.
 ///
 /// - Note: Not thread-safe; one instance per pipeline.
 struct PictureNetwork {
@@ -132,11 +133,21 @@ struct PictureNetwork {
 
     /// 3×3 convolution of `input` (channels × (height + 2) × (width + 2), its border zero) into
     /// `convolved` (channels × height × width), then ReLU. The outputs of one position stay
-    /// in two registers of eight.
+    /// in registers of eight: one for a layer of up to eight channels, two above.
     private mutating func convolve(_ layer: Convolution, height: Int, width: Int) {
+        if layer.outputs > 8 {
+            convolve(layer, height: height, width: width, twoLanes: true)
+        } else {
+            convolve(layer, height: height, width: width, twoLanes: false)
+        }
+    }
+
+    @inline(__always)
+    private mutating func convolve(_ layer: Convolution, height: Int, width: Int, twoLanes: Bool) {
         let (inputs, outputs) = (layer.inputs, layer.outputs)
         let stride = width &+ 2
         let plane = (height &+ 2) &* stride
+        let cells = height &* width
         input.withUnsafeBufferPointer { source in
         convolved.withUnsafeMutableBufferPointer { target in
         layer.weights.withUnsafeBufferPointer { w in
@@ -153,13 +164,14 @@ struct PictureNetwork {
                             let k = taps + ky &* 6
                             let (a, b, c) = (row[0], row[1], row[2])
                             low += k[0] * a + k[2] * b + k[4] * c
-                            high += k[1] * a + k[3] * b + k[5] * c
+                            if twoLanes { high += k[1] * a + k[3] * b + k[5] * c }
                         }
                     }
                     let cell = y &* width &+ x
-                    let cells = height &* width
                     for o in 0..<min(8, outputs) { target[o &* cells &+ cell] = max(0, low[o]) }
-                    for o in 8..<max(8, outputs) { target[o &* cells &+ cell] = max(0, high[o &- 8]) }
+                    if twoLanes {
+                        for o in 8..<outputs { target[o &* cells &+ cell] = max(0, high[o &- 8]) }
+                    }
                 }
             }
         }
