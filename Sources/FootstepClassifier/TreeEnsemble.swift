@@ -3,8 +3,8 @@
 /// a class's logit is its baseline plus the leaf value each of its trees
 /// reaches.
 ///
-/// The nodes of every tree are stored flat, one array per field, so a
-/// prediction walks arrays and allocates nothing. A node with `feature` −1 is
+/// Each tree's nodes are stored as the file has them, one array per field
+/// (`FlatTreeEnsemble` lays them out for prediction). A node with `feature` −1 is
 /// a leaf holding `value`; any other node sends a feature at or below its
 /// `threshold` to `left`, above it to `right`, and a missing (NaN) one to
 /// `left` when `missingLeft` is set, as scikit-learn does (indices are
