@@ -20,6 +20,14 @@ some clips hold only distractors and background. Ground truth is written in
 the independent scorer's format: CLIP.wav with CLIP.csv
 `onset_s,offset_s,label` (a footstep type or `other:<category>`), and
 `clips_meta.csv` beside the folder (scenario = transmission model).
+
+Training recordings may be built with *source randomisation* (`augment`):
+each walker's two samples, and each distractor, pass through a random
+change of the sound itself before it enters the building (`randomise_source`):
+another speed (a lighter or heavier body, another shoe), another spectral
+balance and a shorter or longer ring. The classifier then cannot learn the
+exact colour of the few recorded footfalls. Evaluation clips are never
+randomised.
 """
 import csv
 import os
@@ -84,6 +92,24 @@ def step_variant(x, kind, rng, child=False):
     raise ValueError(kind)
 
 
+def randomise_source(x, rng):
+    """The same event as another source might make it: speed 0.8-1.25 (pitch and length together), a tilt
+    of -6 to +6 dB an octave around 500 Hz, one resonance or notch of -9 to +9 dB at 80-4000 Hz and, half
+    the time, a ring cut short (decay 40-300 ms). Peak 1."""
+    y = _resample(x, rng.uniform(0.8, 1.25))
+    spectrum = np.fft.rfft(y, n=2 * len(y))
+    f = np.maximum(np.fft.rfftfreq(2 * len(y), 1 / RATE), 20.0)
+    gain_db = rng.uniform(-6, 6) * np.log2(f / 500)
+    centre, q = np.exp(rng.uniform(np.log(80), np.log(4000))), rng.uniform(0.7, 3)
+    gain_db += rng.uniform(-9, 9) / (1 + (q * (f / centre - centre / f)) ** 2)
+    y = np.fft.irfft(spectrum * 10 ** (np.clip(gain_db, -24, 24) / 20))[: len(y)]
+    if rng.random() < 0.5:
+        t = np.arange(len(y)) / RATE
+        onset = np.argmax(np.abs(y)) / RATE
+        y *= np.exp(-np.maximum(t - onset, 0) / rng.uniform(0.04, 0.3))
+    return y / (np.max(np.abs(y)) + 1e-12)
+
+
 class Track:
     """The events of one clip before mixing: dry sounds placed in time, rendered through the building."""
 
@@ -120,10 +146,16 @@ def _loudest_100ms(y):
     return float(np.sqrt(np.max(c[w:] - c[:-w]) / w))
 
 
-def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None):
-    """A bout of `kind` from `t`; returns when it ends."""
+def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None, augment=None):
+    """A bout of `kind` from `t`; returns when it ends. With `augment` (a generator) the walker's two samples
+    are randomised alike (`randomise_source`: one walker, one pair of shoes)."""
     a, b = rng.choice(len(steps), size=2, replace=len(steps) < 2)
     samples = (steps[a].samples, steps[b].samples)
+    if augment is not None:
+        state = augment.bit_generator.state
+        first = randomise_source(samples[0], augment)
+        augment.bit_generator.state = state
+        samples = (first, randomise_source(samples[1], augment))
     cadence = rng.uniform(*CADENCE[kind]) * (1.15 if child else 1.0)
     count = int(rng.integers(4, 19))
     for i in range(count):
@@ -135,7 +167,16 @@ def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None):
     return t
 
 
-def add_distractors(track, rng, distractors, seconds, per_minute):
+def add_distractors(track, rng, distractors, seconds, per_minute, augment=None):
+    """Distractors between the steps; with `augment` (a generator) each is randomised (`randomise_source`)."""
+    def sound(d, state=None):
+        """d's samples, randomised; a drum pattern passes the generator's `state`, so every hit gets one change."""
+        if augment is None:
+            return d.samples
+        if state is not None:
+            augment.bit_generator.state = state
+        return randomise_source(d.samples, augment)
+
     count = rng.poisson(per_minute * seconds / 60)
     for _ in range(count):
         for _attempt in range(20):
@@ -147,30 +188,35 @@ def add_distractors(track, rng, distractors, seconds, per_minute):
         d = distractors[int(rng.integers(len(distractors)))]
         level = rng.uniform(-8, 10)
         if d.category == "knock" or (d.category in ("thud", "drop") and rng.random() < 0.2):
+            knock = sound(d)
             for k in range(int(rng.integers(2, 5))):  # raps of a knock, a bounce
-                track.place(t + k * rng.uniform(0.12, 0.25), d.samples, "other:" + d.category, level - 2 * k)
+                track.place(t + k * rng.uniform(0.12, 0.25), knock, "other:" + d.category, level - 2 * k)
         elif d.category == "music_hit" and rng.random() < 0.4:
             beat = 60 / rng.uniform(80, 150)
             hits = [x for x in distractors if x.category == "music_hit" and x.family == d.family] or [d]
+            kit = augment.bit_generator.state if augment is not None else None
             for k in range(int(rng.integers(3, 9))):
                 h = hits[int(rng.integers(len(hits)))]
                 if track.free(t + k * beat, 0.2):
-                    track.place(t + k * beat, h.samples, "other:music_hit", level + rng.normal(0, 1.5))
+                    track.place(t + k * beat, sound(h, kit), "other:music_hit", level + rng.normal(0, 1.5))
         elif d.category == "voice" and rng.random() < 0.4:
+            voice = sound(d)
             for k in range(int(rng.integers(2, 4))):  # a fit of coughing, a laugh that goes on
-                track.place(t + k * rng.uniform(0.35, 0.8), d.samples, "other:voice", level - 1.5 * k)
+                track.place(t + k * rng.uniform(0.35, 0.8), voice, "other:voice", level - 1.5 * k)
         elif d.category == "scrape":
-            track.place(t, d.samples, "other:scrape", level - 4)
+            slide = sound(d)
+            track.place(t, slide, "other:scrape", level - 4)
             thuds = [x for x in distractors if x.category in ("thud", "knock")]
             if thuds and rng.random() < 0.5:  # the chair set down
                 h = thuds[int(rng.integers(len(thuds)))]
-                track.place(t + len(d.samples) / RATE + rng.uniform(0.05, 0.3), h.samples, "other:" + h.category, level)
+                track.place(t + len(slide) / RATE + rng.uniform(0.05, 0.3), sound(h), "other:" + h.category, level)
         else:
-            track.place(t, d.samples, "other:" + d.category, level)
+            track.place(t, sound(d), "other:" + d.category, level)
 
 
-def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps):
-    """Renders one clip: (samples, truth rows, meta)."""
+def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, augment=None):
+    """Renders one clip: (samples, truth rows, meta). `augment`, a generator, randomises the sources
+    (training recordings only); the clip's other draws are the same with or without it."""
     building = tx.Transmission(tx.draw(model, rng))
     track = Track(seconds, building)
     steps = sources["steps"]
@@ -182,15 +228,16 @@ def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps):
             walker_db = rng.normal(0, 3)
             child = kind == "running" and rng.random() < 0.25
             family_steps = _walker_steps(rng, steps)
-            end = add_bout(track, rng, family_steps, t, kind, walker_db, child, until=seconds - 1.0)
+            end = add_bout(track, rng, family_steps, t, kind, walker_db, child, until=seconds - 1.0, augment=augment)
             if rng.random() < 0.2:  # a second walker at the same time
                 other_kind = str(rng.choice(TYPES))
                 add_bout(track, rng, _walker_steps(rng, steps), t + rng.uniform(0.1, 1.0), other_kind,
-                         walker_db + rng.normal(-3, 3), until=seconds - 1.0)
+                         walker_db + rng.normal(-3, 3), until=seconds - 1.0, augment=augment)
                 walkers = 2
             walkers = max(walkers, 1)
             t = end + rng.uniform(1.0, 6.0)
-    add_distractors(track, rng, sources["distractors"], seconds, per_minute=rng.uniform(3, 10) if with_steps else rng.uniform(8, 16))
+    add_distractors(track, rng, sources["distractors"], seconds,
+                    per_minute=rng.uniform(3, 10) if with_steps else rng.uniform(8, 16), augment=augment)
     # Levels: the SNR is the median step's loudest 100 ms over the background RMS (distractors' median without steps).
     reference = np.median(track.step_levels) if track.step_levels else np.median(
         [_loudest_100ms(track.others[int(on * RATE):int(on * RATE) + RATE]) for on, _, _ in track.truth] or [1e-3])
@@ -220,7 +267,7 @@ def _walker_steps(rng, steps):
 
 
 def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav",
-          first=0):
+          first=0, augment=False):
     """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
     and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept)."""
     gt = os.path.join(out_dir, "gt")
@@ -236,7 +283,8 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
         model = tx.MODELS[i % len(tx.MODELS)]
         mic = MIC_CONDITIONS[(i // len(tx.MODELS)) % len(MIC_CONDITIONS)]
         with_steps = rng.random() >= distractor_only_share
-        samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps)
+        randomiser = np.random.default_rng([seed, i, 1]) if augment else None
+        samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser)
         name = f"{model}-{mic}-{i:03d}"
         write_wav(os.path.join(gt, name + ".wav"), samples)
         if audio_format == "flac":

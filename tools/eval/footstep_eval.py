@@ -44,6 +44,7 @@ def build(args):
     plan = [("eval", k, args.eval_clips, 100 + i) for i, k in enumerate(FOLDS)]
     plan += [("train", k, args.train_clips, 200 + i) for i, k in enumerate(FOLDS)]
     plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips, 999)]
+    plan += [("train-randomised", k, args.randomised_train_clips, 300 + i) for i, k in enumerate(FOLDS)]
     for split, fold, clips, seed in plan:
         out = os.path.join(args.out, split, str(fold))
         existing = 0 if args.force else built_clips(out)
@@ -51,7 +52,7 @@ def build(args):
             continue
         # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
         rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds,
-                            first=existing)
+                            first=existing, augment=split == "train-randomised")
         steps = sum(int(r["steps"]) for r in rows)
         print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
               f"({time.time() - started:.0f} s)", flush=True)
@@ -178,6 +179,8 @@ def main():
     b.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     b.add_argument("--eval-clips", type=int, default=32, help="clips per fold (and in the lockbox)")
     b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
+    b.add_argument("--randomised-train-clips", type=int, default=0,
+                   help="further training recordings per fold whose sources are randomised (corpus.randomise_source)")
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--force", action="store_true", help="rebuild folds that exist (without it a fold with fewer clips is extended)")

@@ -65,6 +65,56 @@ class ExtendingAFoldTests(unittest.TestCase):
                 self.build(out, 4, first=3)
 
 
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class RandomisedSourcesTests(unittest.TestCase):
+    """Training recordings with randomised sources (`corpus.build(augment=True)`) are the same scenes, their
+    events at the same times with the same labels, made of changed sounds; the evaluation clips never are."""
+
+    def build(self, out, augment):
+        import backgrounds
+        import corpus
+        data = {"steps": sounds("footstep", 6, 1),
+                "distractors": sounds("drop", 3, 2) + sounds("music_hit", 3, 3) + sounds("knock", 2, 4)}
+        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, augment=augment)
+        files = {}
+        for name in os.listdir(os.path.join(out, "gt")):
+            with open(os.path.join(out, "gt", name), "rb") as f:
+                files[name] = f.read()
+        return files
+
+    def test_randomised_clips_hold_the_same_events_in_other_sounds(self):
+        import csv
+        import io
+        with tempfile.TemporaryDirectory() as plain, tempfile.TemporaryDirectory() as randomised:
+            a, b = self.build(plain, False), self.build(randomised, True)
+            self.assertEqual(sorted(a), sorted(b))
+            events = 0
+            for name in a:
+                if name.endswith(".csv"):
+                    rows = [[(r["onset_s"], r["label"]) for r in csv.DictReader(io.StringIO(x[name].decode()))]
+                            for x in (a, b)]
+                    self.assertEqual(rows[0], rows[1], name)
+                    events += len(rows[0])
+                else:
+                    self.assertNotEqual(a[name], b[name], f"{name}: the sounds were not changed")
+            self.assertGreater(events, 10)
+
+    def test_a_randomised_sound_is_another_sound_of_the_same_length_and_peak(self):
+        from corpus import randomise_source
+        x = sounds("footstep", 1, 5)[0].samples
+        spectra = []
+        for seed in range(8):
+            y = randomise_source(x, np.random.default_rng(seed))
+            self.assertAlmostEqual(float(np.max(np.abs(y))), 1.0, places=6)
+            self.assertTrue(0.78 * len(x) < len(y) < 1.27 * len(x))
+            spectra.append(np.abs(np.fft.rfft(y, 4096))[:1024])
+        same = np.abs(np.fft.rfft(randomise_source(x, np.random.default_rng(3)), 4096))[:1024]
+        np.testing.assert_array_equal(same, spectra[3])  # one generator state, one change
+        differences = [np.corrcoef(np.log(spectra[0] + 1e-6), np.log(s + 1e-6))[0, 1] for s in spectra[1:]]
+        self.assertLess(min(differences), 0.95)
+
+
 def thud(seconds, level_db, decay=0.03, seed=0):
     """A decaying noise burst `seconds` long, its peak at `level_db` dB."""
     from sources import RATE

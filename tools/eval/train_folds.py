@@ -41,22 +41,27 @@ import sources  # noqa: E402
 FOLDS = list(sources.FOLDS)
 
 
-def dataset(binary, out, work, synthetic_scenarios, jobs):
+def dataset(binary, out, work, synthetic_scenarios, jobs, randomised=False):
+    """The feature rows (and pictures) of each fold's training clips, keyed by fold; with `randomised` also of
+    its source-randomised training clips, keyed "Kr"; and of the synthesizer's scenarios."""
     os.makedirs(work, exist_ok=True)
     paths = {}
-    for k in FOLDS:
-        clips = os.path.join(out, "train", str(k), "gt")
+    splits = [("train", k, str(k)) for k in FOLDS]
+    if randomised:
+        splits += [("train-randomised", k, f"{k}r") for k in FOLDS]
+    for split, k, key in splits:
+        clips = os.path.join(out, split, str(k), "gt")
         if not os.path.isdir(clips):
             sys.exit(f"{clips} missing: build the clips first (python3 tools/eval/footstep_eval.py --out {out} build)")
         if not os.path.exists(binary):
             sys.exit(f"{binary} missing: swift build -c release --product footstep-dataset")
-        path = os.path.join(work, f"fold{k}.csv")
+        path = os.path.join(work, f"fold{key}.csv")
         # Features of clips built since are stale: `footstep_eval.py build --force` rewrites clips_meta.csv.
-        meta = os.path.join(out, "train", str(k), "clips_meta.csv")
+        meta = os.path.join(out, split, str(k), "clips_meta.csv")
         if stale(path, meta):
             subprocess.run([binary, "--split", "train", "--scenarios", "1", "--duration", "5", "--labelled",
                             clips, "-o", path, "--pictures", pictures_path(path)], check=True)
-        paths[k] = path
+        paths[key] = path
     synthetic = os.path.join(work, "synthetic.csv")
     if stale(synthetic):
         subprocess.run([binary, "--split", "train", "--scenarios", str(synthetic_scenarios), "--jobs", str(jobs),
@@ -89,7 +94,7 @@ def load_all(paths, synthetic):
         assert n == names
         X.append(Xk[keep]); y.append(yk[keep])
         pictures.append(picture_network.load_pictures(pictures_path(path), len(yk))[keep])
-        group += [str(k)] * int(keep.sum())
+        group += [str(k)] * int(keep.sum())  # "K", "Kr" (fold K's randomised clips) or "synthetic"
         truths.append(truth[keep])
     return names, np.vstack(X), np.concatenate(y), np.array(group), np.concatenate(truths), np.concatenate(pictures)
 
@@ -192,6 +197,10 @@ def parser():
                     help="extra weight of the recorded drum hits, the commonest false footstep "
                          "(chosen on the training clips with --other-weight: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
+    ap.add_argument("--randomised", action=argparse.BooleanOptionalAction, default=False,
+                    help="also train on the source-randomised training clips (footstep_eval.py build "
+                         "--randomised-train-clips N)")
+    ap.add_argument("--randomised-weight", type=float, default=1.0, help="weight of the randomised clips' events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
     ap.add_argument("--bout-typers-only", action="store_true",
@@ -211,17 +220,19 @@ def main():
         return
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
-                               args.synthetic_scenarios, args.jobs)
+                               args.synthetic_scenarios, args.jobs, args.randomised)
     names, X, y, group, truth, pictures = load_all(paths, synthetic)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
+    weights *= np.where(np.char.endswith(group, "r"), args.randomised_weight, 1.0)
+    fold = np.char.rstrip(group, "r")  # a randomised clip belongs to its sources' fold
     weights *= np.where(np.char.endswith(truth.astype(str), "music_hit"), args.drum_weight, 1.0)
     os.makedirs(args.models, exist_ok=True)
 
     fold_models = {}
     out_of_fold = {}
     for k in FOLDS:
-        train = group != str(k)
+        train = fold != str(k)
         model, mean, scale = fit(X[train], y[train], weights[train], args)
         network = fit_network(X[train], y[train], pictures[train], weights[train], mean, scale, args)
         fold_models[k] = (model, mean, scale, network)
