@@ -3,12 +3,13 @@
 
     python3 tools/eval/train_folds.py [--out /tmp/footstep-eval] [--models DIR] [--install]
 
-Needs `footstep_eval.py build` (the training clips of folds 0-3; the lockbox has none).
-Steps:
+Needs `footstep_eval.py build` (the training clips of folds 0-3, plain and with randomised
+sources; the lockbox has none). Steps:
 1. `footstep-dataset --labelled` runs the real pipeline over each fold's training clips
-   and writes one feature row per detection, labelled from the clip's truth, and the
-   event's picture beside it (`--pictures`); the synthetic scenarios (built-in
-   synthesizer) are added to every model's training.
+   (both sets) and writes one feature row per detection, labelled from the clip's truth,
+   and the event's picture beside it (`--pictures`); the synthetic scenarios (built-in
+   synthesizer) are added to every model's training. A fold's randomised clips are
+   held out with the fold; only its plain clips are scored out of fold.
 2. For each fold K: a model on the other folds and the synthesizer (DIR/fold-K.json):
    the trees and the picture network averaged with them (`--no-picture-network`: the trees alone).
    Its temperature is fitted on the out-of-fold predictions of the *other* folds' models,
@@ -188,7 +189,7 @@ def parser():
     ap.add_argument("--leaves", type=int, default=15, help="leaves per tree")
     ap.add_argument("--hidden", type=int, default=64, help="hidden units of the MLP")
     ap.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty of the MLP")
-    ap.add_argument("--other-weight", type=float, default=3.5,
+    ap.add_argument("--other-weight", type=float, default=4.0,
                     help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=True,
                     help="average the event model with a small network over the event's picture (picture_network.py; "
@@ -197,9 +198,9 @@ def parser():
                     help="extra weight of the recorded drum hits, the commonest false footstep "
                          "(chosen on the training clips with --other-weight: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
-    ap.add_argument("--randomised", action=argparse.BooleanOptionalAction, default=False,
+    ap.add_argument("--randomised", action=argparse.BooleanOptionalAction, default=True,
                     help="also train on the source-randomised training clips (footstep_eval.py build "
-                         "--randomised-train-clips N)")
+                         "--randomised-train-clips N; chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--randomised-weight", type=float, default=1.0, help="weight of the randomised clips' events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
