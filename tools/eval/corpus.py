@@ -21,7 +21,7 @@ the independent scorer's format: CLIP.wav with CLIP.csv
 `onset_s,offset_s,label` (a footstep type or `other:<category>`), and
 `clips_meta.csv` beside the folder (scenario = transmission model).
 
-Training recordings may be built with *source randomisation* (`augment`):
+Training recordings may be built with *source randomisation* (`randomised`):
 each walker's two samples, and each distractor, pass through a random
 change of the sound itself before it enters the building (`randomise_source`):
 another speed (a lighter or heavier body, another shoe), another spectral
@@ -146,16 +146,16 @@ def _loudest_100ms(y):
     return float(np.sqrt(np.max(c[w:] - c[:-w]) / w))
 
 
-def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None, augment=None):
-    """A bout of `kind` from `t`; returns when it ends. With `augment` (a generator) the walker's two samples
+def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None, randomiser=None):
+    """A bout of `kind` from `t`; returns when it ends. With `randomiser` (a generator) the walker's two samples
     are randomised alike (`randomise_source`: one walker, one pair of shoes)."""
     a, b = rng.choice(len(steps), size=2, replace=len(steps) < 2)
     samples = (steps[a].samples, steps[b].samples)
-    if augment is not None:
-        state = augment.bit_generator.state
-        first = randomise_source(samples[0], augment)
-        augment.bit_generator.state = state
-        samples = (first, randomise_source(samples[1], augment))
+    if randomiser is not None:
+        state = randomiser.bit_generator.state
+        first = randomise_source(samples[0], randomiser)
+        randomiser.bit_generator.state = state
+        samples = (first, randomise_source(samples[1], randomiser))
     cadence = rng.uniform(*CADENCE[kind]) * (1.15 if child else 1.0)
     count = int(rng.integers(4, 19))
     for i in range(count):
@@ -167,15 +167,15 @@ def add_bout(track, rng, steps, t, kind, walker_db, child=False, until=None, aug
     return t
 
 
-def add_distractors(track, rng, distractors, seconds, per_minute, augment=None):
-    """Distractors between the steps; with `augment` (a generator) each is randomised (`randomise_source`)."""
+def add_distractors(track, rng, distractors, seconds, per_minute, randomiser=None):
+    """Distractors between the steps; with `randomiser` (a generator) each is randomised (`randomise_source`)."""
     def sound(d, state=None):
         """d's samples, randomised; a drum pattern passes the generator's `state`, so every hit gets one change."""
-        if augment is None:
+        if randomiser is None:
             return d.samples
         if state is not None:
-            augment.bit_generator.state = state
-        return randomise_source(d.samples, augment)
+            randomiser.bit_generator.state = state
+        return randomise_source(d.samples, randomiser)
 
     count = rng.poisson(per_minute * seconds / 60)
     for _ in range(count):
@@ -194,7 +194,7 @@ def add_distractors(track, rng, distractors, seconds, per_minute, augment=None):
         elif d.category == "music_hit" and rng.random() < 0.4:
             beat = 60 / rng.uniform(80, 150)
             hits = [x for x in distractors if x.category == "music_hit" and x.family == d.family] or [d]
-            kit = augment.bit_generator.state if augment is not None else None
+            kit = randomiser.bit_generator.state if randomiser is not None else None
             for k in range(int(rng.integers(3, 9))):
                 h = hits[int(rng.integers(len(hits)))]
                 if track.free(t + k * beat, 0.2):
@@ -214,8 +214,8 @@ def add_distractors(track, rng, distractors, seconds, per_minute, augment=None):
             track.place(t, sound(d), "other:" + d.category, level)
 
 
-def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, augment=None):
-    """Renders one clip: (samples, truth rows, meta). `augment`, a generator, randomises the sources
+def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None):
+    """Renders one clip: (samples, truth rows, meta). `randomiser`, a generator, randomises the sources
     (training recordings only); the clip's other draws are the same with or without it."""
     building = tx.Transmission(tx.draw(model, rng))
     track = Track(seconds, building)
@@ -228,16 +228,17 @@ def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, augmen
             walker_db = rng.normal(0, 3)
             child = kind == "running" and rng.random() < 0.25
             family_steps = _walker_steps(rng, steps)
-            end = add_bout(track, rng, family_steps, t, kind, walker_db, child, until=seconds - 1.0, augment=augment)
+            end = add_bout(track, rng, family_steps, t, kind, walker_db, child, until=seconds - 1.0,
+                           randomiser=randomiser)
             if rng.random() < 0.2:  # a second walker at the same time
                 other_kind = str(rng.choice(TYPES))
                 add_bout(track, rng, _walker_steps(rng, steps), t + rng.uniform(0.1, 1.0), other_kind,
-                         walker_db + rng.normal(-3, 3), until=seconds - 1.0, augment=augment)
+                         walker_db + rng.normal(-3, 3), until=seconds - 1.0, randomiser=randomiser)
                 walkers = 2
             walkers = max(walkers, 1)
             t = end + rng.uniform(1.0, 6.0)
     add_distractors(track, rng, sources["distractors"], seconds,
-                    per_minute=rng.uniform(3, 10) if with_steps else rng.uniform(8, 16), augment=augment)
+                    per_minute=rng.uniform(3, 10) if with_steps else rng.uniform(8, 16), randomiser=randomiser)
     # Levels: the SNR is the median step's loudest 100 ms over the background RMS (distractors' median without steps).
     reference = np.median(track.step_levels) if track.step_levels else np.median(
         [_loudest_100ms(track.others[int(on * RATE):int(on * RATE) + RATE]) for on, _, _ in track.truth] or [1e-3])
@@ -267,7 +268,7 @@ def _walker_steps(rng, steps):
 
 
 def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav",
-          first=0, augment=False):
+          first=0, randomised=False):
     """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
     and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept)."""
     gt = os.path.join(out_dir, "gt")
@@ -283,7 +284,7 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
         model = tx.MODELS[i % len(tx.MODELS)]
         mic = MIC_CONDITIONS[(i // len(tx.MODELS)) % len(MIC_CONDITIONS)]
         with_steps = rng.random() >= distractor_only_share
-        randomiser = np.random.default_rng([seed, i, 1]) if augment else None
+        randomiser = np.random.default_rng([seed, i, 1]) if randomised else None
         samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser)
         name = f"{model}-{mic}-{i:03d}"
         write_wav(os.path.join(gt, name + ".wav"), samples)

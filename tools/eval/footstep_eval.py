@@ -52,7 +52,7 @@ def build(args):
             continue
         # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
         rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds,
-                            first=existing, augment=split == "train-randomised")
+                            first=existing, randomised=split == "train-randomised")
         steps = sum(int(r["steps"]) for r in rows)
         print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
               f"({time.time() - started:.0f} s)", flush=True)

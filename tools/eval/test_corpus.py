@@ -67,16 +67,16 @@ class ExtendingAFoldTests(unittest.TestCase):
 
 @unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
 class RandomisedSourcesTests(unittest.TestCase):
-    """Training recordings with randomised sources (`corpus.build(augment=True)`) are the same scenes, their
+    """Training recordings with randomised sources (`corpus.build(randomised=True)`) are the same scenes, their
     events at the same times with the same labels, made of changed sounds; the evaluation clips never are."""
 
-    def build(self, out, augment):
+    def build(self, out, randomised):
         import backgrounds
         import corpus
         data = {"steps": sounds("footstep", 6, 1),
                 "distractors": sounds("drop", 3, 2) + sounds("music_hit", 3, 3) + sounds("knock", 2, 4)}
         bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
-        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, augment=augment)
+        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, randomised=randomised)
         files = {}
         for name in os.listdir(os.path.join(out, "gt")):
             with open(os.path.join(out, "gt", name), "rb") as f:
@@ -100,7 +100,7 @@ class RandomisedSourcesTests(unittest.TestCase):
                     self.assertNotEqual(a[name], b[name], f"{name}: the sounds were not changed")
             self.assertGreater(events, 10)
 
-    def test_a_randomised_sound_is_another_sound_of_the_same_length_and_peak(self):
+    def test_a_randomised_sound_is_another_sound_of_about_the_same_length_and_the_same_peak(self):
         from corpus import randomise_source
         x = sounds("footstep", 1, 5)[0].samples
         spectra = []
