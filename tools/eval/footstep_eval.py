@@ -179,7 +179,7 @@ def main():
     b.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     b.add_argument("--eval-clips", type=int, default=32, help="clips per fold (and in the lockbox)")
     b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
-    b.add_argument("--randomised-train-clips", type=int, default=720,
+    b.add_argument("--randomised-train-clips", type=int, default=360,
                    help="further training recordings per fold whose sources are randomised (corpus.randomise_source)")
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)

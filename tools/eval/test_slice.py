@@ -13,7 +13,7 @@ door's three onsets, which the model called steps); trained on three times as ma
 `other` at 3x (session 22): F1 0.819, macro-F1 0.761, none; with the picture network beside the trees,
 `other` at 3.5x (session 24): F1 0.831, macro-F1 0.752, 2; drum hits at 3x, and only footsteps of
 unknown type needing company (session 28): F1 0.806, macro-F1 0.795, none; trained on the training clips
-and twice as many with randomised sources, `other` at 4x (session 30): F1 0.795, macro-F1 0.800, none.
+and as many with randomised sources, `other` at 4x (session 30): F1 0.797, macro-F1 0.788, none.
 
 The second test checks that footstepd's bout typer (`BoutReviser`) computes the features
 `bout_typer.py` trains it on: the types footstepctl gives after bouts end equal those the
