@@ -53,7 +53,9 @@ def dataset(binary, out, work, synthetic_scenarios, jobs, randomised=False):
     for split, k, key in splits:
         clips = os.path.join(out, split, str(k), "gt")
         if not os.path.isdir(clips):
-            sys.exit(f"{clips} missing: build the clips first (python3 tools/eval/footstep_eval.py --out {out} build)")
+            hint = " or train without them (--no-randomised)" if split == "train-randomised" else ""
+            sys.exit(f"{clips} missing: build the clips first (python3 tools/eval/footstep_eval.py --out {out} build)"
+                     + hint)
         if not os.path.exists(binary):
             sys.exit(f"{binary} missing: swift build -c release --product footstep-dataset")
         path = os.path.join(work, f"fold{key}.csv")
@@ -201,7 +203,6 @@ def parser():
     ap.add_argument("--randomised", action=argparse.BooleanOptionalAction, default=True,
                     help="also train on the source-randomised training clips (footstep_eval.py build "
                          "--randomised-train-clips N; chosen on the training clips: docs/evaluation.md)")
-    ap.add_argument("--randomised-weight", type=float, default=1.0, help="weight of the randomised clips' events")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
     ap.add_argument("--bout-typers-only", action="store_true",
@@ -225,7 +226,6 @@ def main():
     names, X, y, group, truth, pictures = load_all(paths, synthetic)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
-    weights *= np.where(np.char.endswith(group, "r"), args.randomised_weight, 1.0)
     fold = np.char.rstrip(group, "r")  # a randomised clip belongs to its sources' fold
     weights *= np.where(np.char.endswith(truth.astype(str), "music_hit"), args.drum_weight, 1.0)
     os.makedirs(args.models, exist_ok=True)
