@@ -113,13 +113,15 @@ def randomise_source(x, rng):
 class Track:
     """The events of one clip before mixing: dry sounds placed in time, rendered through the building."""
 
-    def __init__(self, seconds, building):
+    def __init__(self, seconds, building, keep_steps=False):
         self.n = int(seconds * RATE)
         self.steps = np.zeros(self.n + 2 * RATE)
         self.others = np.zeros(self.n + 2 * RATE)
         self.truth = []
         self.building = building
         self.step_levels = []
+        # With keep_steps, each step's own sound as placed: (first sample, samples), for audibility_study.py.
+        self.step_sounds = [] if keep_steps else None
 
     def place(self, t, x, label, gain_db, structure_gain=1.0):
         y = self.building.apply(x, structure_gain) * 10 ** (gain_db / 20)
@@ -132,6 +134,8 @@ class Track:
         self.truth.append((t, t + len(x) / RATE, label))
         if not label.startswith("other"):
             self.step_levels.append(_loudest_100ms(y))
+            if self.step_sounds is not None:
+                self.step_sounds.append((i, y[: j - i]))
         return True
 
     def free(self, t, gap):
@@ -214,11 +218,12 @@ def add_distractors(track, rng, distractors, seconds, per_minute, randomiser=Non
             track.place(t, sound(d), "other:" + d.category, level)
 
 
-def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None):
+def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, parts=None):
     """Renders one clip: (samples, truth rows, meta). `randomiser`, a generator, randomises the sources
-    (training recordings only); the clip's other draws are the same with or without it."""
+    (training recordings only); the clip's other draws are the same with or without it. `parts`, a dict, receives
+    the mix before the microphone chain and its level (`mix`) and each step's own sound in it (`step_sounds`)."""
     building = tx.Transmission(tx.draw(model, rng))
-    track = Track(seconds, building)
+    track = Track(seconds, building, keep_steps=parts is not None)
     steps = sources["steps"]
     walkers = 0
     if with_steps:
@@ -246,6 +251,8 @@ def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, random
     bg, bg_names = backgrounds.mix(rng, len(track.steps))
     mix = track.steps + track.others + bg * reference * 10 ** (-snr / 20)
     mix = mix[: track.n]
+    if parts is not None:
+        parts.update(mix=mix.copy(), step_sounds=track.step_sounds)
     mix *= 10 ** (rng.uniform(-35, -6) / 20) / (np.max(np.abs(mix)) + 1e-12)
     mic_params = tx.draw_mic(rng, mic)
     mix = tx.apply_mic(mix, mic_params, rng)
@@ -267,6 +274,16 @@ def _walker_steps(rng, steps):
     return pool if len(pool) >= 2 else steps
 
 
+def clip_plan(seed, i, distractor_only_share=0.15):
+    """Clip `i` of a fold built with `seed`: (its generator, ready for `make_clip`, name, transmission model, mic
+    condition, whether it has steps)."""
+    rng = np.random.default_rng([seed, i])
+    model = tx.MODELS[i % len(tx.MODELS)]
+    mic = MIC_CONDITIONS[(i // len(tx.MODELS)) % len(MIC_CONDITIONS)]
+    with_steps = rng.random() >= distractor_only_share
+    return rng, f"{model}-{mic}-{i:03d}", model, mic, with_steps
+
+
 def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav",
           first=0, randomised=False):
     """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
@@ -280,13 +297,9 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
         if len(rows) != first:
             raise ValueError(f"{out_dir} holds {len(rows)} clips, not the {first} to extend: build it with --force")
     for i in range(first, clips):
-        rng = np.random.default_rng([seed, i])
-        model = tx.MODELS[i % len(tx.MODELS)]
-        mic = MIC_CONDITIONS[(i // len(tx.MODELS)) % len(MIC_CONDITIONS)]
-        with_steps = rng.random() >= distractor_only_share
+        rng, name, model, mic, with_steps = clip_plan(seed, i, distractor_only_share)
         randomiser = np.random.default_rng([seed, i, 1]) if randomised else None
         samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser)
-        name = f"{model}-{mic}-{i:03d}"
         write_wav(os.path.join(gt, name + ".wav"), samples)
         if audio_format == "flac":
             wav = os.path.join(gt, name + ".wav")

@@ -41,21 +41,29 @@ def build(args):
     voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
     bg = backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
     started = time.time()
-    plan = [("eval", k, args.eval_clips, 100 + i) for i, k in enumerate(FOLDS)]
-    plan += [("train", k, args.train_clips, 200 + i) for i, k in enumerate(FOLDS)]
-    plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips, 999)]
-    plan += [("train-randomised", k, args.randomised_train_clips, 300 + i) for i, k in enumerate(FOLDS)]
-    for split, fold, clips, seed in plan:
+    plan = [("eval", k, args.eval_clips) for k in FOLDS]
+    plan += [("train", k, args.train_clips) for k in FOLDS]
+    plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips)]
+    plan += [("train-randomised", k, args.randomised_train_clips) for k in FOLDS]
+    for split, fold, clips in plan:
         out = os.path.join(args.out, split, str(fold))
         existing = 0 if args.force else built_clips(out)
         if existing >= clips:
             continue
         # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
-        rows = corpus.build(out, data[fold], bg, seed=seed + 1000 * args.seed, clips=clips, seconds=args.seconds,
-                            first=existing, randomised=split == "train-randomised")
+        rows = corpus.build(out, data[fold], bg, seed=fold_seed(split, fold, args.seed), clips=clips,
+                            seconds=args.seconds, first=existing, randomised=split == "train-randomised")
         steps = sum(int(r["steps"]) for r in rows)
         print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
               f"({time.time() - started:.0f} s)", flush=True)
+
+
+def fold_seed(split, fold, seed=0):
+    """The seed `build` gives `corpus.build` for a split's fold (`seed`: build's --seed)."""
+    if fold == sources.LOCKBOX_FOLD:
+        return 999 + 1000 * seed
+    base = {"eval": 100, "train": 200, "train-randomised": 300}[split]
+    return base + FOLDS.index(fold) + 1000 * seed
 
 
 def built_clips(out):

@@ -1,6 +1,7 @@
 """The clip builder (`corpus.build`): clips are deterministic in (seed, index), so a fold built with
 fewer clips and then extended (`footstep_eval.py build --train-clips N` over an existing fold) holds
-byte for byte the clips a build of N from scratch writes. And how a step recording is cut into single
+byte for byte the clips a build of N from scratch writes; a clip rendered again with its parts
+(`make_clip(parts=...)`, for `audibility_study.py`) is the one the build wrote. And how a step recording is cut into single
 impacts (`sources.split_at_gaps`): every footfall of a recording gets its own truth onset.
 
 Made-up sounds (decaying noise bursts) and the synthetic backgrounds stand in for the recordings,
@@ -113,6 +114,42 @@ class RandomisedSourcesTests(unittest.TestCase):
         np.testing.assert_array_equal(same, spectra[3])  # one generator state, one change
         differences = [np.corrcoef(np.log(spectra[0] + 1e-6), np.log(s + 1e-6))[0, 1] for s in spectra[1:]]
         self.assertLess(min(differences), 0.95)
+
+
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class ClipPartsTests(unittest.TestCase):
+    """`make_clip(parts=...)` (for `audibility_study.py`) renders the clip the build writes, and gives each step's
+    own sound in the mix before the microphone chain."""
+
+    def test_the_parts_rebuild_the_stored_clip_and_each_step_is_its_own_sound(self):
+        import backgrounds
+        import corpus
+        import scoring
+        from audibility_study import audibility
+        data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 4, 2)}
+        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+        with tempfile.TemporaryDirectory() as out:
+            rows = corpus.build(out, data, bg, seed=42, clips=4, seconds=10)
+            checked = 0
+            for i, row in enumerate(rows):
+                rng, name, model, mic, with_steps = corpus.clip_plan(42, i)
+                self.assertEqual(name, row["clip"])
+                parts = {}
+                _, truth, _ = corpus.make_clip(rng, data, bg, 10, model, mic, with_steps, parts=parts)
+                stored = scoring.read_truth(os.path.join(out, "gt", name + ".csv"))
+                self.assertEqual([(round(a, 4), c) for a, _, c in truth], [(a, c) for a, _, c in stored])
+                steps = [t for t in truth if not t[2].startswith("other")]
+                self.assertEqual(len(parts["step_sounds"]), len(steps))
+                for start, own in parts["step_sounds"]:
+                    self.assertTrue(any(abs(start / corpus.RATE - t[0]) < 1e-3 for t in steps))
+                    # Alone in the mix (the rest cancelled) it is far above everything else; under a copy
+                    # of itself, at 0 dB.
+                    mix = np.zeros(len(parts["mix"]))
+                    mix[start:start + len(own)] = own
+                    self.assertGreater(audibility(mix + 1e-9, start, own), 60)
+                    self.assertAlmostEqual(audibility(2 * mix, start, own), 0, delta=0.01)
+                    checked += 1
+            self.assertGreater(checked, 10)
 
 
 def thud(seconds, level_db, decay=0.03, seed=0):
