@@ -82,9 +82,15 @@ def main():
     ap.add_argument("--out", default="/tmp/footstep-eval", help="the evaluation corpus (footstep_eval.py build)")
     ap.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     ap.add_argument("--predictions", required=True, help="footstep_eval.py score --split train --predictions DIR")
-    ap.add_argument("--every", type=int, default=3, help="every Nth training clip of each fold")
+    ap.add_argument("--every", type=int, default=3,
+                    help="every Nth training clip of each fold; odd, since the clips take the transmission models "
+                         "in turn")
     ap.add_argument("--seed", type=int, default=0, help="footstep_eval.py build's --seed")
+    ap.add_argument("--seconds", type=float, default=45, help="footstep_eval.py build's --seconds")
     args = ap.parse_args()
+    if args.every < 1 or args.every % 2 == 0:
+        ap.error(f"--every {args.every}: give an odd number (clip i is through transmission model i mod 4, so an "
+                 f"even step skips some of them)")
 
     data = sources.load(args.data)
     voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
@@ -99,11 +105,11 @@ def main():
             if not with_steps:
                 continue
             parts = {}
-            _, truth, _ = corpus.make_clip(rng, data[fold], bg, 45, model, mic, with_steps, parts=parts)
+            _, truth, _ = corpus.make_clip(rng, data[fold], bg, args.seconds, model, mic, with_steps, parts=parts)
             stored = scoring.read_truth(os.path.join(split_dir, "gt", name + ".csv"))
             if len(stored) != len(truth) or any(abs(a[0] - b[0]) > 2e-4 for a, b in zip(stored, truth)):
                 sys.exit(f"{name}: the rendered truth differs from the stored one (was the corpus built with "
-                         f"another --seed or another version of corpus.py?)")
+                         f"another --seed or --seconds, or another version of corpus.py?)")
             with open(os.path.join(args.predictions, f"model-{fold}", str(fold), name + ".csv"), newline="") as f:
                 rows = list(csv.DictReader(f))
             steps = sorted(parts["step_sounds"], key=lambda s: s[0])

@@ -221,7 +221,8 @@ def add_distractors(track, rng, distractors, seconds, per_minute, randomiser=Non
 def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, parts=None):
     """Renders one clip: (samples, truth rows, meta). `randomiser`, a generator, randomises the sources
     (training recordings only); the clip's other draws are the same with or without it. `parts`, a dict, receives
-    the mix before the microphone chain and its level (`mix`) and each step's own sound in it (`step_sounds`)."""
+    the mix before its level is set and before the microphone chain (`mix`), and each step's own sound in it
+    (`step_sounds`: first sample, samples)."""
     building = tx.Transmission(tx.draw(model, rng))
     track = Track(seconds, building, keep_steps=parts is not None)
     steps = sources["steps"]
