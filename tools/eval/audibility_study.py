@@ -8,7 +8,7 @@ clips analysed by the model that never trained on them). Every `--every`-th trai
 again (`corpus.make_clip` is deterministic in its seed; the truth is checked against the stored one) with each
 step's own sound kept. A step's **audibility** is its best band's ratio, in dB, of its own energy to the energy of
 everything else in the mix (background, distractors, the ringing of earlier steps, a second walker) in the 250 ms
-from its onset, over 1/3-octave bands from 25 Hz to 4 kHz, before the microphone chain (a linear filter scales
+from its onset, over 1/3-octave bands from 25 Hz to 3.2 kHz, before the microphone chain (a linear filter scales
 both alike within a band). No detector working on this mix hears a step below 0 dB in every band; one well above
 it in some band is there to be found.
 
@@ -99,6 +99,9 @@ def main():
     for fold in footstep_eval.FOLDS:
         split_dir = os.path.join(args.out, "train", str(fold))
         clips = footstep_eval.built_clips(split_dir)
+        if not clips:
+            sys.exit(f"{split_dir} holds no clips: build them first (python3 tools/eval/footstep_eval.py "
+                     f"--out {args.out} build)")
         seed = footstep_eval.fold_seed("train", fold, args.seed)
         for i in range(0, clips, args.every):
             rng, name, model, mic, with_steps = corpus.clip_plan(seed, i)
@@ -110,7 +113,11 @@ def main():
             if len(stored) != len(truth) or any(abs(a[0] - b[0]) > 2e-4 for a, b in zip(stored, truth)):
                 sys.exit(f"{name}: the rendered truth differs from the stored one (was the corpus built with "
                          f"another --seed or --seconds, or another version of corpus.py?)")
-            with open(os.path.join(args.predictions, f"model-{fold}", str(fold), name + ".csv"), newline="") as f:
+            predicted = os.path.join(args.predictions, f"model-{fold}", str(fold), name + ".csv")
+            if not os.path.exists(predicted):
+                sys.exit(f"{predicted} missing: --predictions takes what footstep_eval.py score --split train "
+                         f"--predictions DIR wrote for every fold")
+            with open(predicted, newline="") as f:
                 rows = list(csv.DictReader(f))
             steps = sorted(parts["step_sounds"], key=lambda s: s[0])
             fates = fate([start / RATE for start, _ in steps], rows)
