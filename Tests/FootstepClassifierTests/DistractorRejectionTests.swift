@@ -16,6 +16,9 @@ import Testing
 /// catches a regression of the kind, not a few events either way. The
 /// synthesizer is a family the model trains on; false footsteps on unseen
 /// families are measured by `make eval` (docs/evaluation.md).
+/// `tools/eval/train_folds.py` runs this scenario (seed, 20 minutes, bound)
+/// over every model it trains and will not install one over the bound: keep
+/// the two alike.
 @Suite struct DistractorRejectionTests {
     static func footstepsPerHour(_ scenario: SynthesisScenario, gaitContext: Bool) throws -> Double {
         var configuration = AnalysisConfiguration()

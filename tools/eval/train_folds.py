@@ -19,12 +19,17 @@ sources; the lockbox has none). Steps:
 4. The bout typers (`bout_typer.py`): `footstepctl analyze` runs each fold's training
    clips with that fold's model (steps it did not train on, as in use); fold-K.json
    gets a typer fitted on the other folds' bouts, full.json one fitted on all.
-   `--bout-typers-only` redoes this step alone. `--install` copies full.json to the
-   model footstepd ships.
+   `--bout-typers-only` redoes this step alone.
+5. The synthetic distractor check: full.json over `DistractorRejectionTests`' audio
+   (`footstepctl synth --scenario distractors`, its seed and 20 minutes); more false
+   footsteps an hour than that test allows and `--install` refuses to copy full.json
+   over the model footstepd ships (the suite would fail on it).
 
 Every step is seeded.
 """
 import argparse
+import csv
+import io
 import os
 import shutil
 import subprocess
@@ -40,6 +45,45 @@ import picture_network  # noqa: E402
 import sources  # noqa: E402
 
 FOLDS = list(sources.FOLDS)
+
+# DistractorRejectionTests' scenario and bound (Tests/FootstepClassifierTests): keep the two alike.
+DISTRACTOR_SEED = 9_200_001
+DISTRACTOR_SECONDS = 1200
+DISTRACTOR_BOUND_PER_HOUR = 45
+
+
+def footsteps_in_csv(text):
+    """How many rows of `footstepctl analyze --format csv` output are footsteps."""
+    rows = csv.DictReader(io.StringIO(text))
+    if rows.fieldnames is None or "kind" not in rows.fieldnames:
+        raise ValueError(f"footstepctl analyze printed no CSV header with a kind column: {text[:200]!r}")
+    return sum(1 for row in rows if row["kind"] == "footstep")
+
+
+def distractor_check(footstepctl, model, work):
+    """False footsteps an hour `model` gives on the synthetic distractors (with gait context)."""
+    audio = os.path.join(work, "distractor-check.flac")
+    subprocess.run([footstepctl, "synth", "--scenario", "distractors", "--seed", str(DISTRACTOR_SEED),
+                    "--duration", str(DISTRACTOR_SECONDS), "--output", audio],
+                   check=True, stdout=subprocess.DEVNULL)
+    result = subprocess.run([footstepctl, "analyze", "--format", "csv", "--model", model, audio],
+                            check=True, capture_output=True, text=True)
+    return footsteps_in_csv(result.stdout) * 3600 / DISTRACTOR_SECONDS
+
+
+def check_and_install(args, full):
+    """Step 5: the synthetic distractor check; installs full.json only if it passes."""
+    per_hour = distractor_check(args.footstepctl, full, args.out)
+    verdict = "within" if per_hour <= DISTRACTOR_BOUND_PER_HOUR else "OVER"
+    print(f"synthetic distractors: {per_hour:.0f} false footsteps/h with {os.path.basename(full)} "
+          f"({verdict} DistractorRejectionTests' bound of {DISTRACTOR_BOUND_PER_HOUR}/h)")
+    if not args.install:
+        return
+    if per_hour > DISTRACTOR_BOUND_PER_HOUR:
+        sys.exit(f"train_folds: not installed: {full} labels {per_hour:.0f} synthetic distractors an hour as "
+                 f"footsteps; the suite allows {DISTRACTOR_BOUND_PER_HOUR} (docs/evaluation.md)")
+    shutil.copyfile(full, tc.MODEL_PATH)
+    print(f"installed {os.path.relpath(tc.MODEL_PATH, tc.ROOT)}")
 
 
 def dataset(binary, out, work, synthetic_scenarios, jobs, randomised=False):
@@ -207,7 +251,8 @@ def parser():
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
     ap.add_argument("--bout-typers-only", action="store_true",
                     help="only (re)fit the bout typers into the existing models (step 4)")
-    ap.add_argument("--install", action="store_true", help="copy full.json over the shipped model")
+    ap.add_argument("--install", action="store_true",
+                    help="copy full.json over the shipped model (refused if it fails the synthetic distractor check)")
     return ap
 
 
@@ -217,8 +262,7 @@ def main():
     args = parser().parse_args()
     if args.bout_typers_only:
         add_bout_typers(args.out, args.models, args.footstepctl)
-        if args.install:
-            shutil.copyfile(os.path.join(args.models, "full.json"), tc.MODEL_PATH)
+        check_and_install(args, os.path.join(args.models, "full.json"))
         return
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
@@ -266,9 +310,7 @@ def main():
                    {key: v for key, v in pooled.items() if key != "reliability"}, network)
     print(f"wrote {args.models}/fold-*.json and full.json")
     add_bout_typers(args.out, args.models, args.footstepctl)
-    if args.install:
-        shutil.copyfile(full, tc.MODEL_PATH)
-        print(f"installed {os.path.relpath(tc.MODEL_PATH, tc.ROOT)}")
+    check_and_install(args, full)
 
 
 if __name__ == "__main__":
