@@ -19,7 +19,7 @@ sources; the lockbox has none). Steps:
 4. The bout typers (`bout_typer.py`): `footstepctl analyze` runs each fold's training
    clips with that fold's model (steps it did not train on, as in use); fold-K.json
    gets a typer fitted on the other folds' bouts, full.json one fitted on all.
-   `--bout-typers-only` redoes this step alone.
+   `--bout-typers-only` redoes this step (and step 5) alone.
 5. The synthetic distractor check: full.json over `DistractorRejectionTests`' audio
    (`footstepctl synth --scenario distractors`, its seed and 20 minutes); more false
    footsteps an hour than that test allows and `--install` refuses to copy full.json
@@ -34,6 +34,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -60,20 +61,21 @@ def footsteps_in_csv(text):
     return sum(1 for row in rows if row["kind"] == "footstep")
 
 
-def distractor_check(footstepctl, model, work):
+def distractor_check(footstepctl, model):
     """False footsteps an hour `model` gives on the synthetic distractors (with gait context)."""
-    audio = os.path.join(work, "distractor-check.flac")
-    subprocess.run([footstepctl, "synth", "--scenario", "distractors", "--seed", str(DISTRACTOR_SEED),
-                    "--duration", str(DISTRACTOR_SECONDS), "--output", audio],
-                   check=True, stdout=subprocess.DEVNULL)
-    result = subprocess.run([footstepctl, "analyze", "--format", "csv", "--model", model, audio],
-                            check=True, capture_output=True, text=True)
+    with tempfile.TemporaryDirectory(prefix="footstep-distractors-") as work:
+        audio = os.path.join(work, "distractors.flac")
+        subprocess.run([footstepctl, "synth", "--scenario", "distractors", "--seed", str(DISTRACTOR_SEED),
+                        "--duration", str(DISTRACTOR_SECONDS), "--output", audio],
+                       check=True, stdout=subprocess.DEVNULL)
+        result = subprocess.run([footstepctl, "analyze", "--format", "csv", "--model", model, audio],
+                                check=True, capture_output=True, text=True)
     return footsteps_in_csv(result.stdout) * 3600 / DISTRACTOR_SECONDS
 
 
 def check_and_install(args, full):
     """Step 5: the synthetic distractor check; installs full.json only if it passes."""
-    per_hour = distractor_check(args.footstepctl, full, args.out)
+    per_hour = distractor_check(args.footstepctl, full)
     verdict = "within" if per_hour <= DISTRACTOR_BOUND_PER_HOUR else "OVER"
     print(f"synthetic distractors: {per_hour:.0f} false footsteps/h with {os.path.basename(full)} "
           f"({verdict} DistractorRejectionTests' bound of {DISTRACTOR_BOUND_PER_HOUR}/h)")
