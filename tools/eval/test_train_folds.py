@@ -1,7 +1,11 @@
-"""train_folds.py's synthetic distractor check: how it counts footsteps in `footstepctl analyze` CSV."""
+"""train_folds.py's synthetic distractor check: how it counts footsteps in `footstepctl analyze` CSV, and
+`--install` copying a model only when the check passes (the check's figure given, the copy real)."""
+import argparse
 import os
 import sys
+import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,6 +34,37 @@ class FootstepsInCSVTests(unittest.TestCase):
             train_folds.footsteps_in_csv("onset  type  confidence\n1.0  footstep  0.9\n")
         with self.assertRaisesRegex(ValueError, "no CSV header"):
             train_folds.footsteps_in_csv("")
+
+
+@unittest.skipIf(train_folds is None, "tools/eval needs numpy")
+class InstallGateTests(unittest.TestCase):
+    def run_gate(self, per_hour):
+        with tempfile.TemporaryDirectory() as tmp:
+            full = os.path.join(tmp, "full.json")
+            shipped = os.path.join(tmp, "shipped.json")
+            with open(full, "w") as f:
+                f.write("new model")
+            with open(shipped, "w") as f:
+                f.write("old model")
+            args = argparse.Namespace(footstepctl="footstepctl", install=True)
+            with mock.patch.object(train_folds, "distractor_check", return_value=per_hour), \
+                    mock.patch.object(train_folds.tc, "MODEL_PATH", shipped):
+                try:
+                    train_folds.check_and_install(args, full)
+                    error = None
+                except SystemExit as exit:
+                    error = str(exit)
+            with open(shipped) as f:
+                return f.read(), error
+
+    def test_a_model_within_the_bound_is_installed(self):
+        self.assertEqual(self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR), ("new model", None))
+
+    def test_a_model_over_the_bound_is_refused_with_the_figure(self):
+        installed, error = self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR + 66)
+        self.assertEqual(installed, "old model")
+        self.assertIn("not installed", error)
+        self.assertIn("111 synthetic distractors an hour", error)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def footsteps_in_csv(text):
 def distractor_check(footstepctl, model):
     """False footsteps an hour `model` gives on the synthetic distractors (with gait context)."""
     with tempfile.TemporaryDirectory(prefix="footstep-distractors-") as work:
-        audio = os.path.join(work, "distractors.flac")
+        audio = os.path.join(work, "distractors.wav")  # the Swift test's figures (FLAC's differ by a few)
         subprocess.run([footstepctl, "synth", "--scenario", "distractors", "--seed", str(DISTRACTOR_SEED),
                         "--duration", str(DISTRACTOR_SECONDS), "--output", audio],
                        check=True, stdout=subprocess.DEVNULL)
