@@ -21,7 +21,8 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
         detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         if configuration.gaitContext {
-            gaitContext = GaitContextRefiner(boutTyper: classifier.boutTyper, walks: configuration.walks)
+            gaitContext = GaitContextRefiner(
+                boutTyper: classifier.boutTyper, walks: configuration.walks, memory: configuration.memory)
         }
         self.classifier = classifier
         self.sampleRate = sampleRate

@@ -63,6 +63,15 @@ import FootstepCore
 ///   follow its first; one they would release at once (a sure `other`) only
 ///   with the impacts before it, so it is rescued when it continues a walk
 ///   and is never held back.
+/// - **Like the footsteps already heard.** An impact that would leave as
+///   `other` after its hold, with a footstep probability of at least
+///   `memoryMinimumProbability` (0.3), is a footstep when at least
+///   `memoryCompany` (3) of the footsteps the classifier was sure of in the
+///   minute before it (and its hold after) sound like it and are as loud
+///   (``FootstepMemory``): a listener who has heard the neighbour's clear
+///   steps knows the doubtful ones by ear. Its footstep probability becomes
+///   at least `memoryProbability`, the share of the impacts so rescued on the
+///   training clips, out of fold, that were steps.
 ///
 /// Each event leaves as soon as its label is settled: at once when no rule
 /// can apply (a typed footstep that does not ring, a sure `other`), as soon
@@ -113,6 +122,14 @@ struct GaitContextRefiner {
     /// How far back a walk through a new impact can start, and how far
     /// ahead of its first impact its last can come (3.45 s).
     static let walkSeconds = Double(walkLength - 1) * walkIntervals.upperBound
+    /// The memory rule: how likely a footstep an impact must be, and how many
+    /// remembered footsteps must sound like it.
+    static let memoryMinimumProbability = 0.3
+    static let memoryCompany = 3
+    /// The footstep probability of an impact the memory rule rescues (at
+    /// least): the share of those it rescued on the training clips, out of
+    /// fold, that were steps.
+    static let memoryProbability = 0.54
 
     /// How long after its onset a held event waits for the impacts that can
     /// settle it: a train's length (`contextSeconds`), or a slow walk's
@@ -143,14 +160,17 @@ struct GaitContextRefiner {
     /// Names the types again when a bout has ended.
     private var reviser: BoutReviser?
 
+    /// The sure footsteps of the last minute, for the memory rule (nil: off).
+    private var memory: FootstepMemory?
     /// Whether the walk rule applies.
     private let walks: Bool
     /// How long a held event waits (`holdSeconds(walks:)`).
     private let hold: Double
 
-    init(boutTyper: BoutTypeModel? = nil, walks: Bool = true) {
+    init(boutTyper: BoutTypeModel? = nil, walks: Bool = true, memory: Bool = true) {
         self.walks = walks
         hold = Self.holdSeconds(walks: walks)
+        self.memory = memory ? FootstepMemory(reach: hold) : nil
         reviser = boutTyper.map { [hold] in BoutReviser(model: $0, holdSeconds: hold + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
@@ -162,6 +182,8 @@ struct GaitContextRefiner {
     mutating func add(_ event: AnalyzedEvent, output: (AnalysisOutput) -> Void) {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
         pending.append(event)
+        let settled = !needsCompany(event)
+        memory?.add(event, isSettled: settled)
         if recentImpacts.count == 3 * capacity { recentImpacts.removeFirst() }
         recentImpacts.append((event.onsetSeconds, event.laMax, event.footstepProbability, event.timbre))
     }
@@ -219,6 +241,8 @@ struct GaitContextRefiner {
                     event.footstepProbability = max(event.footstepProbability, train)
                 } else if isInWalk(event) {
                     event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
+                } else if soundsLikeRememberedFootsteps(event) {
+                    event.footstepProbability = max(event.footstepProbability, Self.memoryProbability)
                 } else if !onBeat {
                     return true
                 }
@@ -236,6 +260,10 @@ struct GaitContextRefiner {
             }
             if isInWalk(event) {
                 event.footstepProbability = max(event.footstepProbability, Self.walkProbability)
+                return true
+            }
+            if soundsLikeRememberedFootsteps(event) {
+                event.footstepProbability = max(event.footstepProbability, Self.memoryProbability)
                 return true
             }
             event.kind = .other
@@ -439,6 +467,14 @@ struct GaitContextRefiner {
         guard let timbre = impact.timbre, let other = previous.timbre else { return false }
         return abs(impact.laMax - previous.laMax) <= Self.walkLevelTolerance
             && timbre.distance(to: other) <= Self.walkTimbreTolerance
+    }
+
+    /// Whether `memoryCompany` of the sure footsteps remembered around
+    /// `event` sound like it (the memory rule; every impact within the hold
+    /// after it is known).
+    private func soundsLikeRememberedFootsteps(_ event: AnalyzedEvent) -> Bool {
+        guard let memory, event.footstepProbability >= Self.memoryMinimumProbability else { return false }
+        return memory.alikeCount(of: event) >= Self.memoryCompany
     }
 
     /// Whether footstep `event` must have company to stay one: the classifier

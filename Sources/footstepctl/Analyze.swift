@@ -72,6 +72,17 @@ extension FootstepCtl {
                     """))
         var walks = true
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "With gait context, count an impact that sounds like the recording's sure footsteps as one.",
+                discussion: """
+                    An impact the classifier doubts (footstep probability 0.3 or more) that sounds \
+                    like, and is as loud as, three of the footsteps it was sure of in the minute \
+                    before it is a footstep. --no-memory shows what the rule adds.
+                    """))
+        var memory = true
+
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case table, csv, jsonl
         }
@@ -100,6 +111,7 @@ extension FootstepCtl {
             configuration.detectorThreshold = threshold
             configuration.gaitContext = gaitContext
             configuration.walks = walks
+            configuration.memory = memory
             var classifierModel: FootstepModel?
             if let model {
                 do {

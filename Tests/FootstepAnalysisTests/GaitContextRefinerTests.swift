@@ -426,6 +426,66 @@ import Testing
         #expect(out[2].kind == .footstep && out[2].footstepProbability == GaitContextRefiner.walkProbability)
     }
 
+    /// Sure, typed footsteps (0.9) with `timbre`, at 60 dB: what the memory rule remembers.
+    static func sureSteps(at onsets: [Double], timbre: EventTimbre = thud, laMax: Double = 60) -> [AnalyzedEvent] {
+        onsets.map { event(at: $0, .footstep, .heelStrike, confidence: 0.85, footstep: 0.9, laMax: laMax, timbre: timbre) }
+    }
+
+    @Test func aLoneDoubtfulImpactThatSoundsLikeTheSureStepsBeforeItIsAFootstep() {
+        // Three sure steps of a walk, then 20 s later one impact alone, called `other` at 0.6.
+        let walk = Self.sureSteps(at: [10, 10.5, 11])
+        let lone = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)
+        let out = Self.refine(walk + [lone])
+        #expect(out[3].kind == .footstep)
+        #expect(out[3].footstepProbability == GaitContextRefiner.memoryProbability)
+        #expect(out[3].confidence == GaitContextRefiner.memoryProbability)
+        // Without the memory rule (or with two sure steps only) it stays `other`.
+        var refiner = GaitContextRefiner(memory: false)
+        var released: [AnalyzedEvent] = []
+        for event in walk + [lone] { refiner.add(event, output: { if case let .event(e) = $0 { released.append(e) } }) }
+        refiner.finish(output: { if case let .event(e) = $0 { released.append(e) } })
+        #expect(released.last?.kind == .other)
+        #expect(Self.refine(Array(walk.prefix(2)) + [lone]).last?.kind == .other)
+    }
+
+    @Test func theMemoryRuleNeedsAlikeSoundLevelAndSomeDoubt() {
+        let walk = Self.sureSteps(at: [10, 10.5, 11])
+        // A snare does not sound like those steps.
+        let snare = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.snare)
+        #expect(Self.refine(walk + [snare]).last?.kind == .other)
+        // Nor is an impact 15 dB louder one of them.
+        let slam = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, laMax: 75, timbre: Self.thud)
+        #expect(Self.refine(walk + [slam]).last?.kind == .other)
+        // An impact the classifier is sure is not a footstep (0.2) stays `other`.
+        let sure = Self.event(at: 31, .other, confidence: 0.8, footstep: 0.2, timbre: Self.thud)
+        #expect(Self.refine(walk + [sure]).last?.kind == .other)
+        // Footsteps more than a minute before it are forgotten.
+        let late = Self.event(at: 72, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)
+        #expect(Self.refine(walk + [late]).last?.kind == .other)
+        // Unsure footsteps (untyped) are not remembered: they are what is in doubt.
+        let unsureWalk = [10, 10.5, 11].map { Self.unsure(at: $0, footstep: 0.9, timbre: Self.thud) }
+        #expect(Self.refine(unsureWalk + [Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)])
+            .last?.kind == .other)
+    }
+
+    @Test func theSureStepsAfterADoubtfulImpactWithinItsHoldCount() {
+        // The impact comes first; three sure steps follow within its hold (3.45 s).
+        let doubtful = Self.event(at: 10, .other, confidence: 0.6, footstep: 0.35, timbre: Self.thud)
+        let out = Self.refine([doubtful] + Self.sureSteps(at: [11.2, 12.1, 13.3]))
+        #expect(out[0].kind == .footstep)
+        // Steps after the hold are not waited for.
+        let later = Self.refine([doubtful] + Self.sureSteps(at: [13.6, 14.5, 15.4]))
+        #expect(later[0].kind == .other)
+    }
+
+    @Test func anUnsureFootstepAloneStaysAFootstepWhenItSoundsLikeTheSureOnes() {
+        let walk = Self.sureSteps(at: [10, 10.5, 11])
+        let unsure = Self.unsure(at: 30, footstep: 0.55, timbre: Self.thud)
+        let out = Self.refine(walk + [unsure])
+        #expect(out[3].kind == .footstep)
+        #expect(Self.refine([unsure]).first?.kind == .other)
+    }
+
     @Test func withoutWalksTheSameImpactsStayOther() {
         var refiner = GaitContextRefiner(walks: false)
         var released: [AnalyzedEvent] = []
