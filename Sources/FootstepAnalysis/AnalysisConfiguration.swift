@@ -26,10 +26,9 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// footsteps whatever the classifier says of each (`GaitContextRefiner`'s
     /// walk rule). Off only to measure what the rule adds.
     public var walks = true
-    /// With gait context: count an impact that sounds like three of the
-    /// footsteps the classifier was sure of in the last minute as a footstep
-    /// (`GaitContextRefiner`'s memory rule). Off only to measure what the
-    /// rule adds.
+    /// With gait context: judge doubtful impacts by the footsteps the
+    /// classifier was sure of in the minute around them (`GaitContextRefiner`'s
+    /// memory and sure-company rules). Off only to measure what they change.
     public var memory = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).

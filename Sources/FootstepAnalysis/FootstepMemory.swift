@@ -1,18 +1,22 @@
 import FootstepClassifier
 
-/// What the recording's own footsteps sound like: the timbre and level of
-/// every footstep the classifier was sure of (footstep probability at least
-/// `sureProbability`, a type named, not ringing: one gait context lets leave
-/// at once) in the `span` seconds before an impact and the `reach` after it.
+/// The footsteps the classifier was sure of (footstep probability at least
+/// `sureProbability`), with their timbre and level, from `span` seconds
+/// before an impact to `reach` after it.
 ///
-/// A neighbour's steps through one floor sound alike all night; a listener
-/// who has heard a few clear ones knows the doubtful ones by ear. Gait
-/// context asks `alikeCount(of:)`: how many remembered footsteps are within
-/// `timbreTolerance` (``EventTimbre``) and `levelTolerance` (LAFmax) of an
-/// impact. Nothing is compared with a fixed spectrum, so the floor, the
-/// microphone and its gain cancel out, as in the walk rule.
+/// Gait context asks two questions of it:
+/// - `sureCount(around:)`: has the walker been heard clearly? A footstep the
+///   classifier doubts is one only when sure ones are around it; in an hour
+///   of doors, drops, music and television with nobody walking, sure
+///   footsteps are rare, during a walk they are not.
+/// - `alikeCount(of:)`: how many of them sound like an impact (within
+///   `timbreTolerance`, ``EventTimbre``, and `levelTolerance`, LAFmax)? A
+///   neighbour's steps through one floor sound alike all night; a listener
+///   who has heard a few clear ones knows the doubtful ones by ear. Nothing
+///   is compared with a fixed spectrum, so the floor, the microphone and
+///   its gain cancel out, as in the walk rule.
 ///
-/// Storage is reserved in `init`; `add` and `alikeCount` do not allocate.
+/// Storage is reserved in `init`; `add` and the questions do not allocate.
 struct FootstepMemory {
     /// How far back footsteps are remembered (seconds).
     static let span = 60.0
@@ -26,7 +30,7 @@ struct FootstepMemory {
     /// The most footsteps remembered: `span` of a run at 4 steps a second.
     static let capacity = 256
 
-    private typealias Footstep = (onset: Double, laMax: Double, timbre: EventTimbre)
+    private typealias Footstep = (onset: Double, laMax: Double, timbre: EventTimbre?)
     /// Remembered footsteps in onset order.
     private var footsteps: [Footstep] = []
     /// How far after an impact its question looks (seconds): the gait
@@ -39,17 +43,22 @@ struct FootstepMemory {
     }
 
     /// Called with every impact in onset order, as the classifier labelled
-    /// it: remembers a sure, typed footstep that does not ring (`isSettled`,
-    /// gait context's verdict that it needs no company), and forgets those
-    /// no later question can reach.
-    mutating func add(_ event: AnalyzedEvent, isSettled: Bool) {
+    /// it: remembers a sure footstep, and forgets those no later question
+    /// can reach.
+    mutating func add(_ event: AnalyzedEvent) {
         let cutoff = event.onsetSeconds - Self.span - reach
         if let first = footsteps.first, first.onset < cutoff { footsteps.removeAll { $0.onset < cutoff } }
-        guard event.kind == .footstep, isSettled, event.footstepProbability >= Self.sureProbability,
-            let timbre = event.timbre
-        else { return }
+        guard event.kind == .footstep, event.footstepProbability >= Self.sureProbability else { return }
         if footsteps.count == Self.capacity { footsteps.removeFirst() }
-        footsteps.append((event.onsetSeconds, event.laMax, timbre))
+        footsteps.append((event.onsetSeconds, event.laMax, event.timbre))
+    }
+
+    /// How many remembered footsteps other than `event` lie from `span`
+    /// before it to `reach` after it. Every impact up to `reach` after it
+    /// must have been added for the final answer; before that the count can
+    /// only grow.
+    func sureCount(around event: AnalyzedEvent) -> Int {
+        count(around: event) { _ in true }
     }
 
     /// How many remembered footsteps from `span` before `event` to `reach`
@@ -57,12 +66,18 @@ struct FootstepMemory {
     /// impact up to `reach` after it must have been added.
     func alikeCount(of event: AnalyzedEvent) -> Int {
         guard let timbre = event.timbre else { return 0 }
+        return count(around: event) { footstep in
+            guard let other = footstep.timbre else { return false }
+            return abs(footstep.laMax - event.laMax) <= Self.levelTolerance
+                && other.distance(to: timbre) <= Self.timbreTolerance
+        }
+    }
+
+    private func count(around event: AnalyzedEvent, where accepts: (Footstep) -> Bool) -> Int {
         let from = event.onsetSeconds - Self.span
         let through = event.onsetSeconds + reach
         return footsteps.count {
-            $0.onset >= from && $0.onset <= through && $0.onset != event.onsetSeconds
-                && abs($0.laMax - event.laMax) <= Self.levelTolerance
-                && $0.timbre.distance(to: timbre) <= Self.timbreTolerance
+            $0.onset >= from && $0.onset <= through && $0.onset != event.onsetSeconds && accepts($0)
         }
     }
 }

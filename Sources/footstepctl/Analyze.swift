@@ -75,11 +75,13 @@ extension FootstepCtl {
         @Flag(
             inversion: .prefixedNo,
             help: ArgumentHelp(
-                "With gait context, count an impact that sounds like the recording's sure footsteps as one.",
+                "With gait context, judge doubtful impacts by the recording's sure footsteps.",
                 discussion: """
                     An impact the classifier doubts (footstep probability 0.3 or more) that sounds \
-                    like, and is as loud as, three of the footsteps it was sure of in the minute \
-                    before it is a footstep. --no-memory shows what the rule adds.
+                    like, and is as loud as, three of the footsteps it was sure of (0.8 or more) in the \
+                    minute around it is a footstep; a footstep it doubts (below 0.95), not in a train \
+                    or a walk, needs two such sure footsteps around it. --no-memory shows what the two \
+                    rules change.
                     """))
         var memory = true
 

@@ -70,7 +70,8 @@ struct AnalyzeCommandTests {
             "footstepctl", ["synth", "--scenario", "distractors", "--seed", "3", "--duration", "300", "-o", audio])
         let revised = try Self.analyzedEvents(audio)
         let alone = try Self.analyzedEvents(audio, ["--no-gait-context"])
-        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks"])
+        // The rules of one impact and its near neighbours: beats, company, ringing, trains.
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory"])
         #expect(revised.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double }, "the same events")
         #expect(withoutWalks.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double })
         var toFootstep = 0
@@ -97,15 +98,23 @@ struct AnalyzeCommandTests {
                     || duration >= GaitContextRefiner.ringingMinimumSeconds, "\(before)")
             }
         }
-        // Walks only make footsteps of what the other rules leave `other`, never the reverse.
+        // Walks and the memory rule only make footsteps of what those rules leave `other`; sure company only
+        // takes away footsteps the classifier doubted.
         var walks = 0
+        var unaccompanied = 0
         for (after, before) in zip(revised, withoutWalks) where after["kind"] as? String != before["kind"] as? String {
-            walks += 1
-            #expect(before["kind"] as? String == "other" && after["kind"] as? String == "footstep")
+            if after["kind"] as? String == "footstep" {
+                walks += 1
+                #expect(before["kind"] as? String == "other")
+            } else {
+                unaccompanied += 1
+                let probability = try #require(before["footstep_probability"] as? Double)
+                #expect(before["kind"] as? String == "footstep" && probability < GaitContextRefiner.sureCompanyExemption)
+            }
         }
         let footsteps = { (events: [[String: Any]]) in events.filter { $0["kind"] as? String == "footstep" }.count }
         #expect(toOther > 0 && footsteps(revised) < footsteps(alone), "\(footsteps(revised)) vs \(footsteps(alone)) footsteps")
-        print("walks on 300 s of distractors: \(walks) more footsteps")
+        print("walks and memory on 300 s of distractors: \(walks) more footsteps; sure company: \(unaccompanied) fewer")
         print("gait context on 300 s of distractors: \(toOther) to other, \(toFootstep) to footstep")
     }
 
@@ -124,8 +133,9 @@ struct AnalyzeCommandTests {
         #expect(synth.status == 0, "\(synth.stderr)")
         let steps = try GroundTruthCSV.read(String(contentsOfFile: truth, encoding: .utf8))
             .filter { $0.kind == .footstep }.map(\.onset)
-        let withWalks = try Self.analyzedEvents(audio)
-        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks"])
+        // The walk rule alone: the memory and sure-company rules are off in both.
+        let withWalks = try Self.analyzedEvents(audio, ["--no-memory"])
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory"])
         #expect(withWalks.map { $0["onset_s"] as? Double } == withoutWalks.map { $0["onset_s"] as? Double })
         // A walk's own footsteps take its probability; the footsteps it adds can
         // put a neighbour on the beat or in a train too (their own probability).

@@ -32,8 +32,11 @@ import Testing
 
     /// Feeds `events` as a stream would (each reported 0.2 s after its onset,
     /// releases every 10 ms), then finishes; returns the output in onset order.
-    static func refine(_ events: [AnalyzedEvent]) -> [AnalyzedEvent] {
-        var refiner = GaitContextRefiner()
+    /// Without `memory` the rules that use the minute's sure footsteps (the
+    /// memory and sure-company rules) are off, so that each other rule is
+    /// seen alone.
+    static func refine(_ events: [AnalyzedEvent], memory: Bool = false) -> [AnalyzedEvent] {
+        var refiner = GaitContextRefiner(memory: memory)
         var released: [AnalyzedEvent] = []
         let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
         var next = 0
@@ -426,16 +429,19 @@ import Testing
         #expect(out[2].kind == .footstep && out[2].footstepProbability == GaitContextRefiner.walkProbability)
     }
 
-    /// Sure, typed footsteps (0.9) with `timbre`, at 60 dB: what the memory rule remembers.
-    static func sureSteps(at onsets: [Double], timbre: EventTimbre = thud, laMax: Double = 60) -> [AnalyzedEvent] {
-        onsets.map { event(at: $0, .footstep, .heelStrike, confidence: 0.85, footstep: 0.9, laMax: laMax, timbre: timbre) }
+    /// Sure, typed footsteps (0.97 unless `footstep` says) with `timbre`, at 60 dB: what the memory
+    /// remembers, sure enough to need no sure company themselves.
+    static func sureSteps(
+        at onsets: [Double], footstep: Double = 0.97, timbre: EventTimbre = thud, laMax: Double = 60
+    ) -> [AnalyzedEvent] {
+        onsets.map { event(at: $0, .footstep, .heelStrike, confidence: 0.85, footstep: footstep, laMax: laMax, timbre: timbre) }
     }
 
     @Test func aLoneDoubtfulImpactThatSoundsLikeTheSureStepsBeforeItIsAFootstep() {
         // Three sure steps of a walk, then 20 s later one impact alone, called `other` at 0.6.
         let walk = Self.sureSteps(at: [10, 10.5, 11])
         let lone = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)
-        let out = Self.refine(walk + [lone])
+        let out = Self.refine(walk + [lone], memory: true)
         #expect(out[3].kind == .footstep)
         #expect(out[3].footstepProbability == GaitContextRefiner.memoryProbability)
         #expect(out[3].confidence == GaitContextRefiner.memoryProbability)
@@ -445,45 +451,98 @@ import Testing
         for event in walk + [lone] { refiner.add(event, output: { if case let .event(e) = $0 { released.append(e) } }) }
         refiner.finish(output: { if case let .event(e) = $0 { released.append(e) } })
         #expect(released.last?.kind == .other)
-        #expect(Self.refine(Array(walk.prefix(2)) + [lone]).last?.kind == .other)
+        #expect(Self.refine(Array(walk.prefix(2)) + [lone], memory: true).last?.kind == .other)
     }
 
     @Test func theMemoryRuleNeedsAlikeSoundLevelAndSomeDoubt() {
         let walk = Self.sureSteps(at: [10, 10.5, 11])
         // A snare does not sound like those steps.
         let snare = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.snare)
-        #expect(Self.refine(walk + [snare]).last?.kind == .other)
+        #expect(Self.refine(walk + [snare], memory: true).last?.kind == .other)
         // Nor is an impact 15 dB louder one of them.
         let slam = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, laMax: 75, timbre: Self.thud)
-        #expect(Self.refine(walk + [slam]).last?.kind == .other)
+        #expect(Self.refine(walk + [slam], memory: true).last?.kind == .other)
         // An impact the classifier is sure is not a footstep (0.2) stays `other`.
         let sure = Self.event(at: 31, .other, confidence: 0.8, footstep: 0.2, timbre: Self.thud)
-        #expect(Self.refine(walk + [sure]).last?.kind == .other)
+        #expect(Self.refine(walk + [sure], memory: true).last?.kind == .other)
         // Footsteps more than a minute before it are forgotten.
         let late = Self.event(at: 72, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)
-        #expect(Self.refine(walk + [late]).last?.kind == .other)
-        // Unsure footsteps (untyped) are not remembered: they are what is in doubt.
-        let unsureWalk = [10, 10.5, 11].map { Self.unsure(at: $0, footstep: 0.9, timbre: Self.thud) }
-        #expect(Self.refine(unsureWalk + [Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)])
-            .last?.kind == .other)
+        #expect(Self.refine(walk + [late], memory: true).last?.kind == .other)
+        // Footsteps the classifier doubted (0.7) are not remembered: they are what is in doubt.
+        let doubtedWalk = Self.sureSteps(at: [10, 10.5, 11], footstep: 0.7)
+        let lone = Self.event(at: 31, .other, confidence: 0.6, footstep: 0.4, timbre: Self.thud)
+        #expect(Self.refine(doubtedWalk + [lone], memory: true).last?.kind == .other)
     }
 
     @Test func theSureStepsAfterADoubtfulImpactWithinItsHoldCount() {
         // The impact comes first; three sure steps follow within its hold (3.45 s).
         let doubtful = Self.event(at: 10, .other, confidence: 0.6, footstep: 0.35, timbre: Self.thud)
-        let out = Self.refine([doubtful] + Self.sureSteps(at: [11.2, 12.1, 13.3]))
+        let out = Self.refine([doubtful] + Self.sureSteps(at: [11.2, 12.1, 13.3]), memory: true)
         #expect(out[0].kind == .footstep)
         // Steps after the hold are not waited for.
-        let later = Self.refine([doubtful] + Self.sureSteps(at: [13.6, 14.5, 15.4]))
+        let later = Self.refine([doubtful] + Self.sureSteps(at: [13.6, 14.5, 15.4]), memory: true)
         #expect(later[0].kind == .other)
     }
 
     @Test func anUnsureFootstepAloneStaysAFootstepWhenItSoundsLikeTheSureOnes() {
         let walk = Self.sureSteps(at: [10, 10.5, 11])
         let unsure = Self.unsure(at: 30, footstep: 0.55, timbre: Self.thud)
-        let out = Self.refine(walk + [unsure])
+        let out = Self.refine(walk + [unsure], memory: true)
         #expect(out[3].kind == .footstep)
-        #expect(Self.refine([unsure]).first?.kind == .other)
+        #expect(Self.refine([unsure], memory: true).first?.kind == .other)
+    }
+
+    /// Feeds `events` one at a time, each with a release just after its onset; returns
+    /// what was released after each one (the onsets).
+    static func releasesAfterEach(_ events: [AnalyzedEvent]) -> [[Double]] {
+        var refiner = GaitContextRefiner()
+        var released: [Double] = []
+        var steps: [[Double]] = []
+        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e.onsetSeconds) } }
+        for event in events {
+            refiner.add(event, output: collect)
+            refiner.release(knownUntil: event.onsetSeconds + 0.01, output: collect)
+            steps.append(released)
+        }
+        return steps
+    }
+
+    @Test func aDoubtedFootstepWithoutSureCompanyBecomesOther() {
+        // A typed footstep at 0.7, alone: nobody has been heard walking.
+        let doubted = Self.event(at: 30, .footstep, .heelStrike, confidence: 0.6, footstep: 0.7, timbre: Self.thud)
+        let alone = Self.refine([doubted], memory: true)
+        #expect(alone[0].kind == .other && alone[0].type == .unknown && abs(alone[0].confidence - 0.3) < 1e-9)
+        // Two sure footsteps in the minute before it: it stays, and leaves at once.
+        let sure = Self.sureSteps(at: [10, 10.6])
+        #expect(Self.refine(sure + [doubted], memory: true).last?.kind == .footstep)
+        #expect(Self.releasesAfterEach(sure + [doubted]).last == [10, 10.6, 30])
+        // One sure footstep is not enough, nor are two more than a minute before it.
+        #expect(Self.refine(Array(sure.prefix(1)) + [doubted], memory: true).last?.kind == .other)
+        #expect(Self.refine(Self.sureSteps(at: [-40, -39.4]) + [doubted], memory: true).last?.kind == .other)
+        // Without the memory of sure footsteps the rule is off.
+        var refiner = GaitContextRefiner(memory: false)
+        var released: [AnalyzedEvent] = []
+        refiner.add(doubted, output: { if case let .event(e) = $0 { released.append(e) } })
+        refiner.finish(output: { if case let .event(e) = $0 { released.append(e) } })
+        #expect(released.first?.kind == .footstep)
+    }
+
+    @Test func aSureFootstepNeedsNoSureCompany() {
+        let sure = Self.event(at: 30, .footstep, .stomping, confidence: 0.9, footstep: 0.95, timbre: Self.thud)
+        #expect(Self.refine([sure], memory: true).first?.kind == .footstep)
+        #expect(Self.releasesAfterEach([sure]) == [[30]])
+    }
+
+    @Test func theDoubtedFirstStepsOfAWalkWaitForTheSureOnesAfterThem() {
+        // Two doubted steps, then sure ones: the doubted ones leave once the second sure one is heard.
+        let doubted = [10, 10.55].map {
+            Self.event(at: $0, .footstep, .heelStrike, confidence: 0.6, footstep: 0.7, timbre: Self.thud)
+        }
+        let walk = doubted + Self.sureSteps(at: [11.1, 11.65, 12.2])
+        let releases = Self.releasesAfterEach(walk)
+        #expect(releases[1].isEmpty && releases[2] == [11.1])
+        #expect(releases[3] == [11.1, 10, 10.55, 11.65])
+        #expect(Self.refine(walk, memory: true).allSatisfy { $0.kind == .footstep })
     }
 
     @Test func withoutWalksTheSameImpactsStayOther() {
