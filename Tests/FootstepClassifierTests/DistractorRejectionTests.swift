@@ -6,9 +6,12 @@ import Testing
 
 /// Impacts that are not footsteps (door slams, knocks, drops, chair scrapes,
 /// music bass over music and pink noise, about 900 an hour) through the whole
-/// pipeline: how many come out labelled as footsteps. This seed gives 36 an
-/// hour with gait context and 93 without (12 and 31 in its 20 minutes) with
-/// the model of session 28, which weighs recorded drum hits 3×; 36 and 177
+/// pipeline: how many come out labelled as footsteps. This seed gives none
+/// with gait context and 75 an hour without (25 in its 20 minutes) with the
+/// model of session 30 and the rules of session 33 (21 an hour with gait
+/// context before its memory and sure-company rules); the bound is the
+/// issue's aim of 20 an hour. 36 and 93 with the model of session 28,
+/// which weighs recorded drum hits 3×; 36 and 177
 /// with session 22's; 27 and 282 with session 20's, trained on clips
 /// whose truth missed some footfalls; 0 and 144 with the model before either,
 /// which fitted the synthesizer's sounds. Its false footsteps are a bass line
@@ -36,7 +39,7 @@ import Testing
         let withContext = try Self.footstepsPerHour(scenario, gaitContext: true)
         let classifierAlone = try Self.footstepsPerHour(scenario, gaitContext: false)
         print("distractors labelled as footsteps: \(withContext)/h with gait context, \(classifierAlone)/h without")
-        #expect(withContext <= 45, "\(withContext) false footsteps per hour")
+        #expect(withContext <= 20, "\(withContext) false footsteps per hour")
         #expect(withContext * 2 <= classifierAlone, "gait context: \(withContext)/h, classifier alone: \(classifierAlone)/h")
     }
 }

@@ -61,10 +61,11 @@ class InstallGateTests(unittest.TestCase):
         self.assertEqual(self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR), ("new model", None))
 
     def test_a_model_over_the_bound_is_refused_with_the_figure(self):
-        installed, error = self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR + 66)
+        over = train_folds.DISTRACTOR_BOUND_PER_HOUR + 66
+        installed, error = self.run_gate(over)
         self.assertEqual(installed, "old model")
         self.assertIn("not installed", error)
-        self.assertIn("111 synthetic distractors an hour", error)
+        self.assertIn(f"{over} synthetic distractors an hour", error)
 
 
 if __name__ == "__main__":

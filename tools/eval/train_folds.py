@@ -50,7 +50,7 @@ FOLDS = list(sources.FOLDS)
 # DistractorRejectionTests' scenario and bound (Tests/FootstepClassifierTests): keep the two alike.
 DISTRACTOR_SEED = 9_200_001
 DISTRACTOR_SECONDS = 1200
-DISTRACTOR_BOUND_PER_HOUR = 45
+DISTRACTOR_BOUND_PER_HOUR = 20
 
 
 def footsteps_in_csv(text):
