@@ -15,14 +15,12 @@ A SETTING is `W,PC,T,L,C,PMIN`; without any, a small grid. Printed per setting: 
 on distractor-only clips, macro-F1 (a rescued impact is an untyped footstep here; footstepd's bout names
 its type), the impacts rescued and the steps among them, and F1 / false footsteps an hour per transmission.
 GaitContextRefiner's memory rule (W 60, PC 0.8, T 8, L 10, C 3, PMIN 0.3) is what this chose:
-docs/evaluation.md, *Rhythm as evidence*.
+docs/evaluation.md, *The recording's own footsteps*.
 """
 import argparse
 import csv
 import itertools
-import json
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
@@ -33,38 +31,20 @@ sys.path.insert(0, HERE)
 import scoring  # noqa: E402
 import sources  # noqa: E402
 from footstep_eval import clip_names  # noqa: E402
-from walk_study import CONTEXT, read_wav, timbre  # noqa: E402
+import walk_study  # noqa: E402
+from walk_study import CONTEXT  # noqa: E402
 
 
 def run(footstepctl, model, gt, work):
     """Every clip of `gt` as the study needs it: detections without gait context and the rules' labels."""
-    os.makedirs(work, exist_ok=True)
+    dets, rules = walk_study.run(footstepctl, model, gt, work, ["--no-memory"])
     names = clip_names(gt)
-    wavs = [scoring.clip_audio(gt, n) for n in names]
-    raw = os.path.join(work, "raw.jsonl")
-    if not os.path.exists(raw):
-        with open(raw + ".tmp", "w") as f:
-            subprocess.run([footstepctl, "analyze", "--no-gait-context", "--format", "jsonl", "--model", model] + wavs,
-                           check=True, stdout=f)
-        os.rename(raw + ".tmp", raw)
-    rules = os.path.join(work, "rules")
-    if not os.path.isdir(rules):
-        subprocess.run([footstepctl, "analyze", "--quiet", "--no-memory", "--output", rules + ".tmp", "--model", model]
-                       + wavs, check=True, stdout=subprocess.DEVNULL)
-        os.rename(rules + ".tmp", rules)
-    dets = defaultdict(list)
-    with open(raw) as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("record") == "event":
-                dets[os.path.splitext(os.path.basename(r["file"]))[0]].append(r)
     meta_path = os.path.join(os.path.dirname(os.path.normpath(gt)), "clips_meta.csv")
     with open(meta_path, newline="") as f:
         meta = {r["clip"]: r for r in csv.DictReader(f)}
     clips = []
     for name in names:
-        events = sorted(dets.get(name, []), key=lambda e: e["onset_s"])
-        x = read_wav(scoring.clip_audio(gt, name))
+        events = dets.get(name, [])
         with open(os.path.join(rules, name + ".csv"), newline="") as f:
             rows = list(csv.DictReader(f))
         by_onset = {round(float(r["onset_s"]), 3): r["label"] for r in rows}
@@ -77,7 +57,7 @@ def run(footstepctl, model, gt, work):
             t=np.array([e["onset_s"] for e in events]),
             p=np.array([e["footstep_probability"] for e in events]),
             la=np.array([e["la_max"] for e in events]),
-            timbre=np.array([timbre(x, e["onset_s"]) for e in events]).reshape(-1, 8),
+            timbre=np.array([e["timbre"] for e in events]).reshape(-1, 8),
             labels=labels,
             step=np.array([not lab.startswith("other") for lab in labels], dtype=bool),
             # Rules' rows no raw detection matches (none expected; kept so nothing is lost).

@@ -6,14 +6,15 @@
 A person hears a walk from its rhythm and from its steps sounding alike, even when no single step is
 clear. For each fold K, fold K's model (which never trained on fold K's families) runs over fold K's
 clips twice: without gait context (`--format jsonl`: every detection with its P(footstep) and LAFmax) and
-with the rules but without walks (`--no-walks --output`). Each detection gets its timbre from the clip's
+with the rules but without walks (`--no-walks --no-memory --output`: the memory and sure-company rules came
+later). Each detection gets its timbre from the clip's
 audio: the energy in eight bands (30 Hz-4 kHz) of the 100 ms from 5 ms before its onset, relative to
 their total. A *walk* is a chain of at least N detections, each interval 0.25-1.15 s and within 15 % of
 the one before, each impact within L dB (LAFmax) of the one before and within T dB (mean absolute band
 difference) of its timbre, whose intervals are not machine-exact (their spread over their mean at least
 S) and whose mean P(footstep) is at least M. A member the rules would release at once (P < 0.05) sees
 only the walk before it, a held one 3.45 s after it, as in footstepd. Every member of a walk that the
-rules left `other` (the predictions of `analyze --no-walks`) is counted a footstep, and the predictions
+rules left `other` (the predictions of `analyze --no-walks --no-memory`) is counted a footstep, and the predictions
 are scored against the truth beside the rules' own. Printed per setting: F1, false footsteps an hour on
 distractor-only clips, and what share of the impacts the walks added are steps (all, and per transmission
 model).
@@ -65,8 +66,9 @@ def timbre(x, onset):
     return np.clip(10 * np.log10(bands / bands.sum()), -60, 0)
 
 
-def run(footstepctl, model, gt, work, extra):
-    """(detections without gait context {clip: [event]}, the directory of the rules' predictions without walks)."""
+def run(footstepctl, model, gt, work, rules_options):
+    """(detections without gait context {clip: [event with its `timbre`]}, the directory of the rules' predictions
+    with `rules_options`, e.g. `--no-walks`). Both are cached in `work`."""
     os.makedirs(work, exist_ok=True)
     names = clip_names(gt)
     wavs = [scoring.clip_audio(gt, n) for n in names]
@@ -78,8 +80,8 @@ def run(footstepctl, model, gt, work, extra):
         os.rename(cache + ".tmp", cache)
     shipped = os.path.join(work, "rules")
     if not os.path.isdir(shipped):
-        subprocess.run([footstepctl, "analyze", "--quiet", "--no-walks", "--output", shipped + ".tmp", "--model", model]
-                       + extra + wavs,
+        subprocess.run([footstepctl, "analyze", "--quiet", "--output", shipped + ".tmp", "--model", model]
+                       + rules_options + wavs,
                        check=True, stdout=subprocess.DEVNULL)
         os.rename(shipped + ".tmp", shipped)
     dets = {}
@@ -201,8 +203,9 @@ def main():
         gt = os.path.join(args.out, args.split, str(k), "gt")
         with open(os.path.join(args.out, args.split, str(k), "clips_meta.csv")) as f:
             meta = {r["clip"]: r for r in csv.DictReader(f)}
+        # The rules as the walk rule was chosen on: without the later memory and sure-company rules.
         dets, shipped = run(args.footstepctl, os.path.join(args.models, f"fold-{k}.json"), gt,
-                            os.path.join(work, str(k)), [])
+                            os.path.join(work, str(k)), ["--no-walks", "--no-memory"])
         data[k] = (gt, dets, shipped, meta)
         print(f"fold {k}: {sum(len(v) for v in dets.values())} detections", flush=True)
     base = scoring.Tally()
