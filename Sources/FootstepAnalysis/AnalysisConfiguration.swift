@@ -19,7 +19,8 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// Revise the classifier's labels with the neighbouring impacts in view
     /// (`GaitContextRefiner`: an impact on the beat of footsteps is a
     /// footstep, a lone unsure footstep is not). An event whose label the
-    /// neighbours may change waits for them: up to 3.45 s longer with walks,
+    /// neighbours may change is reported at once with the classifier's label
+    /// and settled when they have been heard: up to 3.45 s later with walks,
     /// 2.4 s without.
     public var gaitContext = true
     /// With gait context: count a regular walk of alike impacts as
@@ -37,12 +38,18 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     public init() {}
 
     /// The longest time, seconds, from an impact's onset to the pipeline
-    /// reporting its event (the detector's report delay, plus the gait
-    /// context's longest hold when that is on; most events come much sooner).
+    /// reporting its event: the detector's report delay (gait context reports
+    /// an event it holds at once, provisionally; its settling revision comes
+    /// up to `maximumSettlementDelay` later).
     public var maximumEventDelay: Double {
         // The report delay does not depend on the sample rate.
-        let detector = detectorConfiguration(sampleRate: 16_000).maximumReportDelay
-        return detector + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
+        detectorConfiguration(sampleRate: 16_000).maximumReportDelay
+    }
+
+    /// The longest time, seconds, from an impact's onset to the revision that
+    /// settles its provisional report (none without gait context).
+    public var maximumSettlementDelay: Double {
+        maximumEventDelay + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
     }
 
     func detectorConfiguration(sampleRate: Double) -> OnsetDetectorConfiguration {

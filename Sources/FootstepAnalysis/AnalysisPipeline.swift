@@ -4,11 +4,14 @@ import FootstepDSP
 
 /// What the pipeline reports as it goes.
 public enum AnalysisOutput: Sendable {
-    /// A detected, classified impact.
+    /// A detected, classified impact whose label is settled.
     case event(AnalyzedEvent)
+    /// A detected, classified impact reported before its neighbours have been
+    /// heard, with the classifier's label: a revision that `settles` it follows.
+    case provisional(AnalyzedEvent)
     /// A completed level interval (per minute by default).
     case levels(IntervalLevels)
-    /// An event reported earlier gets another type from its whole bout.
+    /// An event reported earlier gets its settled label, or another type from its whole bout.
     case revision(TypeRevision)
 }
 

@@ -35,17 +35,17 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     /// `minimumConfidence` applied.
     mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
         let minimum = minimumConfidence
-        func settled(_ item: AnalysisOutput) { if let item = item.requiringConfidence(minimum) { output(item) } }
-        for event in detector.process(hop, levels: levels) { emit(event, output: settled) }
-        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: settled)
+        func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        for event in detector.process(hop, levels: levels) { emit(event, output: confident) }
+        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: confident)
     }
 
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         let minimum = minimumConfidence
-        func settled(_ item: AnalysisOutput) { if let item = item.requiringConfidence(minimum) { output(item) } }
-        for event in detector.finish() { emit(event, output: settled) }
-        gaitContext?.finish(output: settled)
+        func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        for event in detector.finish() { emit(event, output: confident) }
+        gaitContext?.finish(output: confident)
     }
 
     private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {
@@ -65,15 +65,19 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
 }
 
 extension AnalysisOutput {
-    /// An event with ``AnalyzedEvent/requireConfidence(_:)`` applied, nil for
-    /// a revision below `minimum` (its event keeps type `unknown`); levels unchanged.
-    func requiringConfidence(_ minimum: Double) -> AnalysisOutput? {
+    /// An event or a revision with ``AnalyzedEvent/requireConfidence(_:)``
+    /// applied (a footstep below `minimum` has type `unknown`); levels unchanged.
+    func requiringConfidence(_ minimum: Double) -> AnalysisOutput {
         switch self {
         case var .event(event):
             event.requireConfidence(minimum)
             return .event(event)
-        case let .revision(revision):
-            return revision.confidence < minimum ? nil : self
+        case var .provisional(event):
+            event.requireConfidence(minimum)
+            return .provisional(event)
+        case var .revision(revision):
+            if revision.kind == .footstep, revision.confidence < minimum { revision.type = .unknown }
+            return .revision(revision)
         case .levels:
             return self
         }

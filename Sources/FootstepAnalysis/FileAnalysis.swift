@@ -9,7 +9,7 @@ public struct FileAnalysisResult: Sendable {
     public var path: String
     public var format: AudioFormat
     public var durationSeconds: Double
-    /// In onset order.
+    /// In onset order, each with its latest label.
     public var events: [AnalyzedEvent]
     public var intervals: [IntervalLevels]
     /// LAeq over the whole file (calibrated dB).
@@ -41,7 +41,7 @@ public enum FileAnalysis {
             source, configuration: configuration, classifier: classifier,
             output: { output in
                 switch output {
-                case let .event(event):
+                case let .event(event), let .provisional(event):
                     eventIndex[event.onsetFrame] = events.count
                     events.append(event)
                 case let .levels(levels): intervals.append(levels)
@@ -50,9 +50,7 @@ public enum FileAnalysis {
                 }
             }, progress: progress)
         let rate = Double(source.format.sampleRate)
-        // Gait context can settle an event after later ones: the result is in onset
-        // order, each event with its latest type.
-        events.sort { $0.onsetFrame < $1.onsetFrame }
+        // Events are reported in onset order; each now has its latest label.
         return FileAnalysisResult(
             path: source.name, format: source.format, durationSeconds: Double(summary.framesProcessed) / rate,
             events: events, intervals: intervals, laeq: summary.laeq, sourceError: summary.sourceError,

@@ -83,18 +83,20 @@ import FootstepCore
 ///   A footstep that has such company leaves at once; one that has not
 ///   waits for it, at most its hold.
 ///
-/// Each event leaves as soon as its label is settled: at once when no rule
-/// can apply (a typed footstep that does not ring and is sure or has sure
-/// company, a sure `other`), as soon as a neighbour puts it on the beat or
-/// gives it company, and otherwise once
-/// every impact within `holdSeconds(walks:)` has been reported (a slow walk's
-/// length, 3.45 s; a train's, 2.4 s, without walks). Settled events do not
-/// wait for unsettled earlier ones, so events can leave out of onset order
-/// (by at most that hold); consumers that need order sort or tolerate it.
-/// Released footsteps count with their final labels, held events with the
-/// classifier's; a neighbour that arrives later can only add a beat,
-/// company or a train, so a label settled early is never contradicted by
-/// one.
+/// Each event is reported in the hop it is classified in. When no rule can
+/// apply (a typed footstep that does not ring and is sure or has sure
+/// company, a sure `other`) it is reported settled (`.event`); otherwise it
+/// is reported at once with the classifier's label (`.provisional`, so live
+/// events stay fast) and held until its label is settled: as soon as a
+/// neighbour puts it on the beat or gives it company, and otherwise once
+/// every impact within `holdSeconds(walks:)` has been reported (a slow
+/// walk's length, 3.45 s; a train's, 2.4 s, without walks). It then leaves
+/// with a ``TypeRevision`` that `settles` it, whether or not the label
+/// changed. Events are reported in onset order; settlements can come out of
+/// it (by at most that hold). Released footsteps count with their final
+/// labels, held events with the classifier's; a neighbour that arrives later
+/// can only add a beat, company or a train, so a label settled early is
+/// never contradicted by one.
 ///
 /// A released footstep then gets its type from its bout (`BoutTyping`):
 /// running by cadence, stomping by loudness above the walker's ordinary
@@ -158,8 +160,16 @@ struct GaitContextRefiner {
     /// not a second impact.
     static let crowdingQuieterLimit = 6.0
 
+    /// An event whose label is not settled yet.
+    private struct Held {
+        /// The event as the classifier labelled it.
+        var event: AnalyzedEvent
+        /// Whether it has been reported provisionally (with that label).
+        var reported = false
+    }
+
     /// Events not released yet, in onset order.
-    private var pending: [AnalyzedEvent] = []
+    private var pending: [Held] = []
     /// Onsets of released footsteps that can still be a held event's neighbour.
     private var releasedFootsteps: [Double] = []
     /// Footstep onsets around the event being refined (scratch).
@@ -197,7 +207,7 @@ struct GaitContextRefiner {
     /// Holds a newly classified event (events arrive in onset order).
     mutating func add(_ event: AnalyzedEvent, output: (AnalysisOutput) -> Void) {
         if pending.count == capacity { release(at: 0, knownUntil: .infinity, output: output) }
-        pending.append(event)
+        pending.append(Held(event: event))
         memory?.add(event)
         if recentImpacts.count == 3 * capacity { recentImpacts.removeFirst() }
         recentImpacts.append((event.onsetSeconds, event.laMax, event.footstepProbability, event.timbre))
@@ -210,7 +220,7 @@ struct GaitContextRefiner {
         while index < pending.count {
             if !release(at: index, knownUntil: horizon, output: output) { index += 1 }
         }
-        if let oldest = pending.first?.onsetSeconds ?? releasedFootsteps.max() {
+        if let oldest = pending.first?.event.onsetSeconds ?? releasedFootsteps.max() {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
             recentImpacts.removeAll { $0.onset < oldest - Self.contextSeconds - Self.walkSeconds }
         }
@@ -223,15 +233,25 @@ struct GaitContextRefiner {
         reviser?.finish(output: output)
     }
 
-    /// Releases the held event at `index` if its label is settled; returns whether it did.
+    /// Releases the held event at `index` if its label is settled (as an
+    /// event, or as the revision that settles its provisional report);
+    /// otherwise reports it provisionally if it has not been yet. Returns
+    /// whether it released it.
     @discardableResult
     private mutating func release(at index: Int, knownUntil horizon: Double, output: (AnalysisOutput) -> Void) -> Bool {
-        var event = pending[index]
-        guard refine(&event, at: index, knownUntil: horizon) else { return false }
+        let held = pending[index]
+        var event = held.event
+        guard refine(&event, at: index, knownUntil: horizon) else {
+            if !held.reported {
+                pending[index].reported = true
+                output(.provisional(held.event))
+            }
+            return false
+        }
         typing.name(&event)
         pending.remove(at: index)
         if event.kind == .footstep { releasedFootsteps.append(event.onsetSeconds) }
-        output(.event(event))
+        output(held.reported ? .revision(TypeRevision(settling: held.event, as: event)) : .event(event))
         reviser?.add(event, output: output)
         return true
     }
@@ -342,10 +362,10 @@ struct GaitContextRefiner {
             neighbours.append(released)
         }
         for (i, held) in pending.enumerated()
-        where i != index && held.kind == .footstep && abs(held.onsetSeconds - onset) <= Self.contextSeconds
-            && !(needsCompany(held) && isCrowded(held))
+        where i != index && held.event.kind == .footstep && abs(held.event.onsetSeconds - onset) <= Self.contextSeconds
+            && !(needsCompany(held.event) && isCrowded(held.event))
         {
-            neighbours.append(held.onsetSeconds)
+            neighbours.append(held.event.onsetSeconds)
         }
     }
 

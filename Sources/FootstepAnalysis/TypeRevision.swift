@@ -1,33 +1,79 @@
 import FootstepCore
 
-/// A footstep's type named again once its whole bout has been heard
-/// (`BoutReviser`). It revises the event that was reported earlier with the
-/// same `onsetFrame`; the event's kind does not change.
+/// A label named again for an event reported earlier with the same
+/// `onsetFrame`. Two stages make them:
+///
+/// - the gait context (`GaitContextRefiner`) reports an event whose label its
+///   neighbours may still change at once, *provisionally*, with the
+///   classifier's label, and settles it with a revision once they have been
+///   heard (`settles`; the label may be the same, or another kind: an `other`
+///   on the beat of a walk becomes a footstep, a lone unsure footstep `other`);
+/// - the bout reviser (`BoutReviser`) names a footstep's type again when its
+///   whole bout has been heard (the kind does not change).
 public struct TypeRevision: Sendable, Equatable, Codable {
     /// The revised event's onset frame (its identity within the stream).
     public var onsetFrame: Int64
     /// Seconds from the start of the stream to that onset.
     public var onsetSeconds: Double
-    /// The type the event was reported with.
+    /// The kind the event was reported with.
+    public var previousKind: EventKind
+    /// The type the event was reported with (`unknown` for an `other`).
     public var previousType: FootstepType
-    /// The type its bout gives it.
+    /// The kind it has from now on.
+    public var kind: EventKind
+    /// The type it has from now on (`unknown` for an `other`).
     public var type: FootstepType
-    /// The label's confidence: the classifier's footstep probability, as for the live type.
+    /// The label's confidence: for a footstep the classifier's footstep
+    /// probability (as for the live label), for an `other` one minus it.
     public var confidence: Double
+    /// The event's footstep probability from now on (the gait context raises
+    /// it for an impact its rhythm makes a footstep).
+    public var footstepProbability: Double
+    /// True when this is the gait context's final label for an event it
+    /// reported provisionally (sent even when the label stays the same).
+    public var settles: Bool
 
-    public init(onsetFrame: Int64, onsetSeconds: Double, previousType: FootstepType, type: FootstepType, confidence: Double) {
+    public init(
+        onsetFrame: Int64, onsetSeconds: Double, previousKind: EventKind = .footstep, previousType: FootstepType,
+        kind: EventKind = .footstep, type: FootstepType, confidence: Double, footstepProbability: Double? = nil,
+        settles: Bool = false
+    ) {
         self.onsetFrame = onsetFrame
         self.onsetSeconds = onsetSeconds
+        self.previousKind = previousKind
         self.previousType = previousType
+        self.kind = kind
         self.type = type
         self.confidence = confidence
+        self.footstepProbability = footstepProbability ?? confidence
+        self.settles = settles
     }
+
+    /// The gait context's final label for `reported`, reported provisionally
+    /// earlier: `settled`'s.
+    init(settling reported: AnalyzedEvent, as settled: AnalyzedEvent) {
+        self.init(
+            onsetFrame: settled.onsetFrame, onsetSeconds: settled.onsetSeconds, previousKind: reported.kind,
+            previousType: reported.type, kind: settled.kind, type: settled.type, confidence: settled.confidence,
+            footstepProbability: settled.footstepProbability, settles: true)
+    }
+
+    /// Whether the kind or the type differs from the reported one.
+    public var changesLabel: Bool { kind != previousKind || type != previousType }
+
+    /// The analysis CSV's label after the revision: the type for a footstep, `other` otherwise.
+    public var label: String { kind == .footstep ? type.rawValue : EventKind.other.rawValue }
+
+    /// The analysis CSV's label before it.
+    public var previousLabel: String { previousKind == .footstep ? previousType.rawValue : EventKind.other.rawValue }
 }
 
 extension AnalyzedEvent {
-    /// Takes `revision`'s type and confidence.
+    /// Takes `revision`'s label and footstep probability.
     public mutating func apply(_ revision: TypeRevision) {
+        measurements.kind = revision.kind
         measurements.type = revision.type
         measurements.confidence = revision.confidence
+        footstepProbability = revision.footstepProbability
     }
 }

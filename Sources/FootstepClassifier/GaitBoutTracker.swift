@@ -24,8 +24,8 @@ public struct GaitBout: Sendable, Equatable, Codable {
 }
 
 /// Groups footsteps into gait bouts as they arrive, in onset order; a step
-/// that arrives after a later one (gait context settles some steps up to
-/// 3.45 s late) joins the open bout. Fixed-size state, no allocation.
+/// that arrives after a later one (gait context settles some provisionally
+/// reported steps up to 3.45 s late) joins the open bout. Fixed-size state, no allocation.
 public struct GaitBoutTracker: Sendable {
     /// Footsteps further apart than this (seconds) start a new bout.
     public static let maximumInterval = 1.5

@@ -107,12 +107,13 @@ public struct ReportDocument: Sendable {
             + "\(noted) with notes (\(listedEvents.count) rows). The CSV and JSON reports list every event."
     }
 
-    /// What a `*` after a type means, when any event of the period was revised.
+    /// What a `*` after a label means, when any event of the period was revised.
     public var revisionNote: String? {
         let revised = events.lazy.filter { $0.revisedFrom != nil }.count
         guard revised > 0 else { return nil }
-        return "* Type revised once the step's whole walk had been heard (\(revised) event\(revised == 1 ? "" : "s")); "
-            + "the type each was stored with is kept (CSV revised_from, JSON revisedFrom) and the revision is hashed onto the event."
+        return "* Label revised once the impacts around the event or the step's whole walk had been heard "
+            + "(\(revised) event\(revised == 1 ? "" : "s")); the label each was stored with is kept "
+            + "(CSV revised_from, JSON revisedFrom) and the revision is hashed onto the event."
     }
 
     /// The level intervals and events of one night, for its timeline chart.

@@ -14,8 +14,9 @@ public struct ReportEvent: Sendable, Equatable {
     public var kind: EventKind
     /// The current type (the latest revision's, if the event was revised).
     public var type: FootstepType
-    /// The type the event was stored with, when a later revision changed it (nil otherwise).
-    public var revisedFrom: FootstepType?
+    /// The label the event was stored with (its type for a footstep, `other`
+    /// otherwise), when a later revision changed it (nil otherwise).
+    public var revisedFrom: String?
     /// Classifier confidence of `type`, 0…1.
     public var confidence: Double
     /// Loudness relative to the background, if known.
@@ -35,7 +36,7 @@ public struct ReportEvent: Sendable, Equatable {
     public init(
         id: Int64? = nil, sessionId: Int64? = nil, timestamp: Date, duration: Double = 0, kind: EventKind,
         type: FootstepType, confidence: Double, intensity: Intensity? = nil, laMax: Double, lcMax: Double? = nil,
-        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil, revisedFrom: FootstepType? = nil
+        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil, revisedFrom: String? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -56,8 +57,8 @@ public struct ReportEvent: Sendable, Equatable {
     /// `other`, or the footstep's type, marked `*` if a revision changed it
     /// (``ReportDocument/revisionNote`` explains the mark).
     public var typeLabel: String {
-        guard kind == .footstep else { return "other" }
-        return revisedFrom == nil ? type.rawValue : type.rawValue + "*"
+        let label = kind == .footstep ? type.rawValue : "other"
+        return revisedFrom == nil ? label : label + "*"
     }
 }
 

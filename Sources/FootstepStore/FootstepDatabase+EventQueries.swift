@@ -13,7 +13,7 @@ extension FootstepDatabase {
         if let sessionId = filter.sessionId { query.add("sessionId = ?", [sessionId]) }
         query.addRange(from: filter.from, to: filter.to)
         if let type = filter.type { query.add("COALESCE(revisedType, type) = ?", [type.rawValue]) }
-        if let kind = filter.kind { query.add("kind = ?", [kind.rawValue]) }
+        if let kind = filter.kind { query.add("COALESCE(revisedKind, kind) = ?", [kind.rawValue]) }
         if let minConfidence = filter.minConfidence {
             query.add("COALESCE(revisedConfidence, confidence) >= ?", [minConfidence])
         }
@@ -40,7 +40,7 @@ extension FootstepDatabase {
         var sql = "SELECT COALESCE(revisedType, type) AS current, COUNT(*) FROM event WHERE timestamp >= ? AND timestamp < ?"
         var arguments: StatementArguments = [StoredDate.text(from), StoredDate.text(to)]
         if let kind {
-            sql += " AND kind = ?"
+            sql += " AND COALESCE(revisedKind, kind) = ?"
             arguments += [kind.rawValue]
         }
         sql += " GROUP BY current"

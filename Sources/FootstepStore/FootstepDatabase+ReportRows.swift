@@ -9,6 +9,7 @@ public struct EventReportRow: Sendable, Equatable {
     /// Onset, exact to the stored millisecond.
     public var timestamp: Date
     public var duration: Double
+    /// The current kind (the latest revision's, or the stored one).
     public var kind: EventKind
     /// The current type (the latest revision's, or the stored one).
     public var type: FootstepType
@@ -21,8 +22,9 @@ public struct EventReportRow: Sendable, Equatable {
     public var notes: String
     public var clipPath: String?
     public var clipSha256: String?
-    /// The stored (live) type, when a revision changed it; nil otherwise.
-    public var revisedFrom: FootstepType?
+    /// The stored (live) label, when a revision changed it: its type for a
+    /// footstep, `other` otherwise; nil when no revision changed the label.
+    public var revisedFrom: String?
 }
 
 /// The columns of a level minute a report reads.
@@ -50,9 +52,11 @@ extension FootstepDatabase {
         from: Date, to: Date, session: Int64? = nil, _ body: (EventReportRow) throws -> Void
     ) throws(StoreError) {
         let sql = """
-            SELECT id, sessionId, \(Self.millisecondsSQL("timestamp")), duration, kind, COALESCE(revisedType, type),
-                   COALESCE(revisedConfidence, confidence), intensity, laMax, lcMax, sel, notes, clipPath, clipSha256,
-                   CASE WHEN revisedType IS NOT NULL AND revisedType <> type THEN type END
+            SELECT id, sessionId, \(Self.millisecondsSQL("timestamp")), duration, COALESCE(revisedKind, kind),
+                   COALESCE(revisedType, type), COALESCE(revisedConfidence, confidence), intensity, laMax, lcMax, sel,
+                   notes, clipPath, clipSha256,
+                   CASE WHEN COALESCE(revisedKind, kind) <> kind OR COALESCE(revisedType, type) <> type
+                        THEN CASE kind WHEN 'footstep' THEN type ELSE kind END END
             FROM event WHERE timestamp >= ? AND timestamp < ?\(session == nil ? "" : " AND sessionId = ?")
             ORDER BY timestamp, id
             """
@@ -74,7 +78,12 @@ extension FootstepDatabase {
                     duration: row[3], kind: try decoded(4, "kind"), type: try decoded(5, "type"), confidence: row[6],
                     intensity: try decoded(7, "intensity"), laMax: row[8], lcMax: row[9], sel: row[10], notes: row[11],
                     clipPath: (row[12] as String?).map(resolve), clipSha256: row[13],
-                    revisedFrom: (row[14] as String?) == nil ? nil : try decoded(14, "type")))
+                    revisedFrom: try (row[14] as String?).map { label in
+                        guard FootstepType(rawValue: label) != nil || EventKind(rawValue: label) != nil else {
+                            throw StoreError.invalidValue("event row \(id): its stored label is '\(label)' (run footstepctl verify)")
+                        }
+                        return label
+                    }))
             }
         }
     }

@@ -3,26 +3,32 @@ import Foundation
 import GRDB
 
 extension FootstepDatabase {
-    /// Appends type revisions for stored footsteps of one session, in one transaction.
+    /// Appends label revisions for stored events of one session, in one transaction.
     ///
-    /// Each revision finds its event by `frameOffset`; one whose event is not a stored
-    /// footstep of the session, or that would not change the event's current type, is
-    /// skipped. Each stored revision is hashed onto the event's latest hash (the
-    /// event's own for its first revision, see ``TypeRevisionRecord``), and the event
-    /// row's current type, confidence and revision head move to it.
+    /// Each revision finds its event by `frameOffset`; one whose event is not
+    /// stored in the session, or that would not change the event's current
+    /// kind, type or confidence, is skipped. Each stored revision is hashed
+    /// onto the event's latest hash (the event's own for its first revision,
+    /// see ``TypeRevisionRecord``), and the event row's current kind, type,
+    /// confidence and revision head move to it.
     ///
     /// - Parameters:
-    ///   - revisions: New types, in the order they were decided.
-    ///   - reason: Who revised and why, kept in each revision (e.g. `bout typer`).
+    ///   - revisions: New labels, in the order they were decided.
+    ///   - reason: Who revised and why (e.g. `bout typer`), kept in each
+    ///     revision that does not give its own.
     ///   - at: When (now; stored with millisecond precision).
     /// - Returns: The stored revisions, with ids and hashes.
-    /// - Throws: ``StoreError/invalidValue(_:)`` for a confidence outside 0…1.
+    /// - Throws: ``StoreError/invalidValue(_:)`` for a confidence outside 0…1
+    ///   or an `other` with a footstep type.
     @discardableResult
     public func reviseTypes(_ revisions: [NewTypeRevision], sessionId: Int64, reason: String, at: Date = Date())
         throws(StoreError) -> [TypeRevisionRecord]
     {
         if let bad = revisions.first(where: { !($0.confidence >= 0 && $0.confidence <= 1) }) {
             throw .invalidValue("a revision's confidence must be between 0 and 1, not \(bad.confidence)")
+        }
+        if let bad = revisions.first(where: { $0.kind == .other && $0.type != .unknown }) {
+            throw .invalidValue("a revision to other must have type unknown, not \(bad.type.rawValue)")
         }
         guard !revisions.isEmpty else { return [] }
         // Stored at millisecond precision: hash what will be read back.
@@ -34,14 +40,12 @@ extension FootstepDatabase {
                 guard let event = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT id, type, revisedType, hash, revisionHash FROM event
-                        WHERE sessionId = ? AND frameOffset = ? AND kind = ? ORDER BY id DESC LIMIT 1
+                        SELECT id, kind, type, confidence, revisedKind, revisedType, revisedConfidence, hash, revisionHash
+                        FROM event WHERE sessionId = ? AND frameOffset = ? ORDER BY id DESC LIMIT 1
                         """,
-                    arguments: [sessionId, revision.frameOffset, EventKind.footstep.rawValue])
+                    arguments: [sessionId, revision.frameOffset])
                 else { continue }
-                if let record = try Self.appendRevision(
-                    db, event: event, type: revision.type, confidence: revision.confidence, reason: reason, at: revisedAt)
-                {
+                if let record = try Self.appendRevision(db, event: event, revision, reason: revision.reason ?? reason, at: revisedAt) {
                     stored.append(record)
                 }
             }
@@ -49,26 +53,29 @@ extension FootstepDatabase {
         }
     }
 
-    /// Appends one revision to `event` (a row with its id, types and hashes); nil when
-    /// it would not change the event's current type.
+    /// Appends one revision to `event` (a row with its id, labels and hashes); nil when
+    /// it would not change the event's current label.
     private static func appendRevision(
-        _ db: Database, event: Row, type: FootstepType, confidence: Double, reason: String, at: Date
+        _ db: Database, event: Row, _ revision: NewTypeRevision, reason: String, at: Date
     ) throws -> TypeRevisionRecord? {
         let eventId: Int64 = event["id"]
-        let currentText: String = event["revisedType"] ?? event["type"]
-        guard let current = FootstepType(rawValue: currentText) else {
-            throw StoreError.invalidValue("event row \(eventId): its type is '\(currentText)' (run footstepctl verify)")
+        let kindText: String = event["revisedKind"] ?? event["kind"]
+        let typeText: String = event["revisedType"] ?? event["type"]
+        let confidence: Double = event["revisedConfidence"] ?? event["confidence"]
+        guard let kind = EventKind(rawValue: kindText), let type = FootstepType(rawValue: typeText) else {
+            throw StoreError.invalidValue(
+                "event row \(eventId): its label is '\(kindText)' '\(typeText)' (run footstepctl verify)")
         }
-        guard current != type else { return nil }
+        guard kind != revision.kind || type != revision.type || confidence != revision.confidence else { return nil }
         let previousHash: String = event["revisionHash"] ?? event["hash"]
         var record = TypeRevisionRecord(
-            eventId: eventId, revisedAt: at, previousType: current, type: type, confidence: confidence, reason: reason,
-            previousHash: previousHash, hash: "")
+            eventId: eventId, revisedAt: at, previousKind: kind, previousType: type, kind: revision.kind,
+            type: revision.type, confidence: revision.confidence, reason: reason, previousHash: previousHash, hash: "")
         record.hash = RevisionHasher.hash(of: record)
         try record.insert(db)
         try db.execute(
-            sql: "UPDATE event SET revisedType = ?, revisedConfidence = ?, revisionHash = ? WHERE id = ?",
-            arguments: [type.rawValue, confidence, record.hash, eventId])
+            sql: "UPDATE event SET revisedKind = ?, revisedType = ?, revisedConfidence = ?, revisionHash = ? WHERE id = ?",
+            arguments: [revision.kind.rawValue, revision.type.rawValue, revision.confidence, record.hash, eventId])
         return record
     }
 
@@ -90,7 +97,7 @@ extension FootstepDatabase {
     }
 
     /// Recomputes every revision's hash, checks that each follows its event or the
-    /// revision before it, and that every revised event's current type is its latest revision's.
+    /// revision before it, and that every revised event's current label is its latest revision's.
     public func verifyRevisions() throws(StoreError) -> RevisionChainReport {
         try read { db in
             var report = RevisionChainReport(
@@ -102,8 +109,10 @@ extension FootstepDatabase {
             let events = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, type, confidence, hash, revisedType, revisedConfidence, revisionHash FROM event
-                    WHERE revisedType IS NOT NULL OR revisedConfidence IS NOT NULL OR revisionHash IS NOT NULL
+                    SELECT id, kind, type, confidence, hash, revisedKind, revisedType, revisedConfidence, revisionHash
+                    FROM event
+                    WHERE revisedKind IS NOT NULL OR revisedType IS NOT NULL OR revisedConfidence IS NOT NULL
+                       OR revisionHash IS NOT NULL
                        OR id IN (SELECT eventId FROM typeRevision)
                     ORDER BY id
                     """)
@@ -114,21 +123,31 @@ extension FootstepDatabase {
             for event in events {
                 let id: Int64 = event["id"]
                 var expectedHash: String = event["hash"]
+                var expectedKind: String = event["kind"]
                 var expectedType: String = event["type"]
                 var latest: TypeRevisionRecord?
                 for revision in byEvent.removeValue(forKey: id) ?? [] {
                     if RevisionHasher.hash(of: revision) != revision.hash { report.alteredRevisionIds.append(revision.id!) }
-                    if revision.previousHash != expectedHash || revision.previousType.rawValue != expectedType {
+                    if revision.previousHash != expectedHash || revision.previousKind.rawValue != expectedKind
+                        || revision.previousType.rawValue != expectedType
+                    {
                         report.brokenLinkRevisionIds.append(revision.id!)
                     }
                     expectedHash = revision.hash
+                    expectedKind = revision.kind.rawValue
                     expectedType = revision.type.rawValue
                     latest = revision
                 }
+                let revisedKind: String? = event["revisedKind"]
                 let revisedType: String? = event["revisedType"]
                 let revisedConfidence: Double? = event["revisedConfidence"]
                 let revisionHash: String? = event["revisionHash"]
-                if revisedType != latest?.type.rawValue || revisedConfidence != latest?.confidence
+                // Revisions stored before kinds could change (v5) left revisedKind empty:
+                // what must agree is the kind queries read.
+                let storedKind: String = event["kind"]
+                let currentKind = latest == nil ? revisedKind : revisedKind ?? storedKind
+                if currentKind != latest?.kind.rawValue || revisedType != latest?.type.rawValue
+                    || revisedConfidence != latest?.confidence
                     || revisionHash != latest?.hash
                 {
                     report.mismatchedEventIds.append(id)

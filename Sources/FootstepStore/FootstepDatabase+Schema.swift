@@ -8,6 +8,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v2", migrate: createV2Diary)
         migrator.registerMigration("v3", migrate: createV3Revisions)
         migrator.registerMigration("v4", migrate: createV4MarkClips)
+        migrator.registerMigration("v5", migrate: createV5KindRevisions)
         return migrator
     }
 
@@ -208,6 +209,20 @@ extension FootstepDatabase {
         try db.alter(table: "diaryEntry") { t in
             t.add(column: "clipPath", .text)
             t.add(column: "clipSha256", .text)
+        }
+    }
+
+    /// v5: revisions of an event's kind (a provisional `other` settled as a
+    /// footstep, a lone footstep as `other`): each revision names the kind
+    /// before and after it (`footstep` for the type revisions before v5), and
+    /// the event row repeats the latest kind beside the latest type.
+    private static func createV5KindRevisions(_ db: Database) throws {
+        try db.alter(table: "typeRevision") { t in
+            t.add(column: "previousKind", .text).notNull().defaults(to: "footstep")
+            t.add(column: "kind", .text).notNull().defaults(to: "footstep")
+        }
+        try db.alter(table: "event") { t in
+            t.add(column: "revisedKind", .text)
         }
     }
 }

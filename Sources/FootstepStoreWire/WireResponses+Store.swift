@@ -7,16 +7,18 @@ import Foundation
 // (FootstepWire) know nothing of the store, so the socket client does not link it.
 
 extension EventResponse {
-    /// The wire form of a stored event: its current type (the latest
-    /// revision's) and, when a revision changed it, the live type it replaced.
+    /// The wire form of a stored event: its current label (the latest
+    /// revision's) and, when a revision changed it, the live label it replaced.
     public init(_ event: EventRecord) {
         var measurements = event.measurements
+        measurements.kind = event.currentKind
         measurements.type = event.currentType
         measurements.confidence = event.currentConfidence
         self.init(
             id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, measurements: measurements,
             notes: event.notes, boutId: event.boutId, hasClip: event.clipPath != nil, hash: event.hash,
-            revisedFrom: event.revisedType.flatMap { $0 == event.type ? nil : event.type })
+            revisedFrom: event.currentKind == event.kind && event.currentType == event.type
+                ? nil : (event.kind == .footstep ? event.type.rawValue : event.kind.rawValue))
     }
 }
 

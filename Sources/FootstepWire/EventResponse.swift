@@ -13,7 +13,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
     public var sessionId: Int64
     /// Onset time (UTC, millisecond precision).
     public var timestamp: Date
-    /// Duration, label (the current type: see `revisedFrom`) and levels.
+    /// Duration, label (the current kind and type: see `revisedFrom`) and levels.
     public var measurements: EventMeasurements
     public var notes: String
     public var boutId: Int64?
@@ -21,13 +21,15 @@ public struct EventResponse: Codable, Sendable, Equatable {
     public var hasClip: Bool
     /// SHA-256 of the event in the evidence chain.
     public var hash: String
-    /// The type the event was stored with live, when a later revision (the bout
-    /// typer, once the whole bout was heard) changed `type`; absent otherwise.
-    public var revisedFrom: FootstepType?
+    /// The label the event was stored with live (its type for a footstep,
+    /// `other` otherwise), when a later revision (the gait context once the
+    /// impacts around it were heard, the bout typer once its whole bout was)
+    /// changed the label; absent otherwise.
+    public var revisedFrom: String?
 
     public init(
         id: Int64, sessionId: Int64, timestamp: Date, measurements: EventMeasurements, notes: String, boutId: Int64?,
-        hasClip: Bool, hash: String, revisedFrom: FootstepType? = nil
+        hasClip: Bool, hash: String, revisedFrom: String? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -75,7 +77,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         boutId = try c.decodeIfPresent(Int64.self, forKey: .boutId)
         hasClip = try c.decode(Bool.self, forKey: .hasClip)
         hash = try c.decode(String.self, forKey: .hash)
-        revisedFrom = try c.decodeIfPresent(FootstepType.self, forKey: .revisedFrom)
+        revisedFrom = try c.decodeIfPresent(String.self, forKey: .revisedFrom)
     }
 
     public func encode(to encoder: any Encoder) throws {

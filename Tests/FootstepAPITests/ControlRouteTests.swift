@@ -68,12 +68,15 @@ struct ControlRouteTests {
 
         // Filters: type, kind, min_confidence, from/to.
         let first = try #require(stored.first)
-        let byType = try await daemon.curl("GET", "/v1/events?type=\(first.currentType.rawValue)&kind=\(first.kind.rawValue)&limit=1000")
-            .decode(PageResponse<EventResponse>.self)
-        #expect(!byType.items.isEmpty && byType.items.allSatisfy { $0.type == first.currentType && $0.kind == first.kind })
+        let byType = try await daemon.curl(
+            "GET", "/v1/events?type=\(first.currentType.rawValue)&kind=\(first.currentKind.rawValue)&limit=1000"
+        ).decode(PageResponse<EventResponse>.self)
+        #expect(
+            !byType.items.isEmpty
+                && byType.items.allSatisfy { $0.type == first.currentType && $0.kind == first.currentKind })
 
         // A revised step: its current type, and `revised_from` the type it was stored with.
-        let step = try #require(stored.first { $0.kind == .footstep })
+        let step = try #require(stored.first { $0.kind == .footstep && $0.currentKind == .footstep })
         let newType = try #require([FootstepType.running, .stomping, .shuffling].first { $0 != step.type && $0 != step.currentType })
         let revision = try daemon.database.reviseTypes(
             [NewTypeRevision(frameOffset: step.frameOffset, type: newType, confidence: 0.77)], sessionId: sessionId,
@@ -84,7 +87,7 @@ struct ControlRouteTests {
         #expect(object?["type"] as? String == newType.rawValue)
         #expect(object?["confidence"] as? Double == 0.77)
         #expect(object?["revised_from"] as? String == step.type.rawValue)
-        let unrevised = try #require(stored.first { $0.id != step.id && $0.revisedType == nil })
+        let unrevised = try #require(stored.first { $0.id != step.id && $0.revisionHash == nil })
         let plain = try await daemon.curl("GET", "/v1/events/\(unrevised.id!)")
         #expect(!plain.text.contains("revised_from"))
         let confident = try await daemon.curl("GET", "/v1/events?min_confidence=0.9&limit=1000").decode(PageResponse<EventResponse>.self)

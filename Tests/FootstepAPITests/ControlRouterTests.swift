@@ -141,7 +141,7 @@ struct ControlRouterTests {
             // Indices 1, 5, 9 … 21 were stored as stomps (6), and index 0 became one.
             #expect(stomps.count == 7)
             #expect(stomps.first?.id == ids[0])
-            #expect(stomps.first?.revisedFrom == .heelStrike)
+            #expect(stomps.first?.revisedFrom == "heel_strike")
             #expect(stomps.dropFirst().allSatisfy { $0.revisedFrom == nil })
 
             let one = try await client.execute(uri: "/v1/events/\(ids[0])", method: .get).decode(EventResponse.self)

@@ -103,9 +103,23 @@ import Testing
         #expect(throws: Never.self) { try Self.model.validate(path: "m.json") }
     }
 
-    @Test func revisionsBelowTheMinimumConfidenceAreDropped() {
+    @Test func aRevisionBelowTheMinimumConfidenceNamesNoType() {
+        func type(after output: AnalysisOutput) -> FootstepType? {
+            if case let .revision(revision) = output { revision.type } else { nil }
+        }
         let revision = TypeRevision(onsetFrame: 1, onsetSeconds: 0.001, previousType: .heelStrike, type: .running, confidence: 0.6)
-        #expect(AnalysisOutput.revision(revision).requiringConfidence(0.7) == nil)
-        #expect(AnalysisOutput.revision(revision).requiringConfidence(0.5) != nil)
+        #expect(type(after: AnalysisOutput.revision(revision).requiringConfidence(0.7)) == .unknown)
+        #expect(type(after: AnalysisOutput.revision(revision).requiringConfidence(0.5)) == .running)
+        // A settlement as `other` keeps its kind whatever its confidence.
+        let other = TypeRevision(
+            onsetFrame: 1, onsetSeconds: 0.001, previousType: .unknown, kind: .other, type: .unknown, confidence: 0.1,
+            settles: true)
+        #expect(AnalysisOutput.revision(other).requiringConfidence(0.5).revisionKind == .other)
+    }
+}
+
+extension AnalysisOutput {
+    fileprivate var revisionKind: EventKind? {
+        if case let .revision(revision) = self { revision.kind } else { nil }
     }
 }

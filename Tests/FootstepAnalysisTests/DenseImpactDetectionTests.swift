@@ -41,6 +41,7 @@ struct DenseImpactDetectionTests {
         var onsets: [Double] = []
         let collect = { (output: AnalysisOutput) in
             if case .event(let event) = output { onsets.append(event.onsetSeconds) }
+            if case .provisional(let event) = output { onsets.append(event.onsetSeconds) }
         }
         signal.withUnsafeBufferPointer { all in
             for start in stride(from: 0, to: all.count, by: 1600) {

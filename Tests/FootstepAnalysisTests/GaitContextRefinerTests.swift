@@ -5,6 +5,26 @@ import Testing
 
 @testable import FootstepAnalysis
 
+/// An output handler that hands `body` each event once its label is settled,
+/// in the order they settle: an event reported settled as it comes, one
+/// reported provisionally with the revision that settles it applied.
+func whenSettled(_ body: @escaping (AnalyzedEvent) -> Void) -> (AnalysisOutput) -> Void {
+    final class Reported { var provisional: [Int64: AnalyzedEvent] = [:] }
+    let reported = Reported()
+    return { output in
+        switch output {
+        case let .event(event): body(event)
+        case let .provisional(event): reported.provisional[event.onsetFrame] = event
+        case let .revision(revision) where revision.settles:
+            if var event = reported.provisional.removeValue(forKey: revision.onsetFrame) {
+                event.apply(revision)
+                body(event)
+            }
+        case .revision, .levels: break
+        }
+    }
+}
+
 /// The gait-context rules on hand-made event sequences (1 kHz "stream").
 @Suite struct GaitContextRefinerTests {
     static let rate = 1000.0
@@ -38,7 +58,7 @@ import Testing
     static func refine(_ events: [AnalyzedEvent], memory: Bool = false) -> [AnalyzedEvent] {
         var refiner = GaitContextRefiner(memory: memory)
         var released: [AnalyzedEvent] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let collect = whenSettled { released.append($0) }
         var next = 0
         let end = (events.last?.onsetSeconds ?? 0) + 1
         var time = 0.0
@@ -248,9 +268,7 @@ import Testing
     @Test func eventsLeaveAsSoonAsTheirLabelIsSettled() {
         var refiner = GaitContextRefiner()
         var released: [(Double, EventKind)] = []
-        let collect: (AnalysisOutput) -> Void = {
-            if case let .event(e) = $0 { released.append((e.onsetSeconds, e.kind)) }
-        }
+        let collect = whenSettled { released.append(($0.onsetSeconds, $0.kind)) }
         // A sure footstep leaves at once.
         refiner.add(Self.event(at: 1.0, .footstep, .heelStrike, confidence: 0.95), output: collect)
         refiner.release(knownUntil: 1.1, output: collect)
@@ -295,12 +313,47 @@ import Testing
         #expect(released.map(\.0) == [1.0, 4.5, 4.0, 5.0, 11.0, 9.0, 20.0, 24.5, 25.0, 25.5, 30.0])
     }
 
+    @Test func everyEventIsReportedAtOnceAndAHeldOneIsSettledByARevision() {
+        // A lone unsure footstep, an `other` a walk will rescue, and the walk: each is
+        // reported in the call that adds it (issue 15's live latency), held ones with
+        // the classifier's label; each held one then gets exactly one settling revision.
+        var refiner = GaitContextRefiner(memory: false)
+        var reported: [(onset: Double, kind: EventKind, provisional: Bool)] = []
+        var settlements: [TypeRevision] = []
+        let collect: (AnalysisOutput) -> Void = {
+            switch $0 {
+            case let .event(e): reported.append((e.onsetSeconds, e.kind, false))
+            case let .provisional(e): reported.append((e.onsetSeconds, e.kind, true))
+            case let .revision(r): if r.settles { settlements.append(r) }
+            case .levels: break
+            }
+        }
+        let lone = Self.unsure(at: 1.0)
+        refiner.add(lone, output: collect)
+        refiner.release(knownUntil: 1.0, output: collect)
+        #expect(reported.count == 1 && reported[0] == (1.0, .footstep, true))
+        let walk = Self.impacts(at: Self.walkOnsets(count: 5, interval: 0.6, from: 10), footstep: [0.6, 0.6, 0.2, 0.6, 0.6])
+        for event in walk {
+            refiner.add(event, output: collect)
+            refiner.release(knownUntil: event.onsetSeconds, output: collect)
+            #expect(reported.last?.onset == event.onsetSeconds, "reported in the call that added it")
+        }
+        #expect(reported.map(\.onset) == [1.0] + walk.map(\.onsetSeconds), "reported in onset order")
+        #expect(reported.first { $0.onset == walk[2].onsetSeconds }?.kind == .other, "the classifier's label")
+        refiner.finish(output: collect)
+        let provisional = reported.filter(\.provisional).map(\.onset)
+        #expect(settlements.map(\.onsetSeconds).sorted() == provisional)
+        let loneSettled = settlements.first { $0.onsetSeconds == 1.0 }
+        #expect(loneSettled?.previousKind == .footstep && loneSettled?.kind == .other && loneSettled?.changesLabel == true)
+        let rescued = settlements.first { $0.onsetSeconds == walk[2].onsetSeconds }
+        #expect(rescued?.previousKind == .other && rescued?.kind == .footstep)
+        #expect(rescued.map { $0.footstepProbability >= GaitContextRefiner.walkProbability } == true)
+    }
+
     @Test func aStepRescuedByTwoLaterStepsLeavesAfterTheFirstOfThem() {
         var refiner = GaitContextRefiner()
         var released: [(Double, EventKind)] = []
-        let collect: (AnalysisOutput) -> Void = {
-            if case let .event(e) = $0 { released.append((e.onsetSeconds, e.kind)) }
-        }
+        let collect = whenSettled { released.append(($0.onsetSeconds, $0.kind)) }
         // Too unlikely a footstep (0.08) to be in a train, so it need not wait for one.
         refiner.add(Self.event(at: 5.0, .other, confidence: 0.92), output: collect)
         refiner.add(Self.event(at: 5.5, .footstep, .heelStrike, confidence: 0.95), output: collect)
@@ -315,7 +368,7 @@ import Testing
     @Test func aFloodOfEventsIsReleasedEarlyRatherThanDropped() {
         var refiner = GaitContextRefiner()
         var released = 0
-        let collect: (AnalysisOutput) -> Void = { if case .event = $0 { released += 1 } }
+        let collect = whenSettled { _ in released += 1 }
         for i in 0..<300 { refiner.add(Self.event(at: Double(i) * 0.001, .other, confidence: 0.9), output: collect) }
         #expect(released == 300 - 128)
         refiner.finish(output: collect)
@@ -366,7 +419,7 @@ import Testing
         // The fifth impact is a sure `other` (0.02): not held, it hears only the walk before it.
         var refiner = GaitContextRefiner()
         var released: [AnalyzedEvent] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let collect = whenSettled { released.append($0) }
         let events = Self.impacts(at: Self.walkOnsets(count: 5, interval: 0.5), footstep: [0.6, 0.6, 0.6, 0.6, 0.02])
         for event in events { refiner.add(event, output: collect) }
         refiner.release(knownUntil: events[4].onsetSeconds + 0.01, output: collect)
@@ -375,8 +428,9 @@ import Testing
         // Alone, the same impact leaves at once as `other`.
         var alone = GaitContextRefiner()
         var single: [AnalyzedEvent] = []
-        alone.add(events[4], output: { if case let .event(e) = $0 { single.append(e) } })
-        alone.release(knownUntil: events[4].onsetSeconds + 0.01, output: { if case let .event(e) = $0 { single.append(e) } })
+        let collectSingle = whenSettled { single.append($0) }
+        alone.add(events[4], output: collectSingle)
+        alone.release(knownUntil: events[4].onsetSeconds + 0.01, output: collectSingle)
         #expect(single.map(\.kind) == [.other])
     }
 
@@ -388,7 +442,7 @@ import Testing
         // footstep once the fourth is heard and its hold is over.
         var refiner = GaitContextRefiner()
         var released: [AnalyzedEvent] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let collect = whenSettled { released.append($0) }
         let events = Self.impacts(at: Self.walkOnsets(count: 4, interval: 1.1), footstep: [0.5])
         for event in events.prefix(3) { refiner.add(event, output: collect) }
         refiner.release(knownUntil: events[0].onsetSeconds + 2.5, output: collect)
@@ -448,8 +502,9 @@ import Testing
         // Without the memory rule (or with two sure steps only) it stays `other`.
         var refiner = GaitContextRefiner(memory: false)
         var released: [AnalyzedEvent] = []
-        for event in walk + [lone] { refiner.add(event, output: { if case let .event(e) = $0 { released.append(e) } }) }
-        refiner.finish(output: { if case let .event(e) = $0 { released.append(e) } })
+        let collect = whenSettled { released.append($0) }
+        for event in walk + [lone] { refiner.add(event, output: collect) }
+        refiner.finish(output: collect)
         #expect(released.last?.kind == .other)
         #expect(Self.refine(Array(walk.prefix(2)) + [lone], memory: true).last?.kind == .other)
     }
@@ -498,7 +553,7 @@ import Testing
         var refiner = GaitContextRefiner()
         var released: [Double] = []
         var steps: [[Double]] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e.onsetSeconds) } }
+        let collect = whenSettled { released.append($0.onsetSeconds) }
         for event in events {
             refiner.add(event, output: collect)
             refiner.release(knownUntil: event.onsetSeconds + 0.01, output: collect)
@@ -522,8 +577,9 @@ import Testing
         // Without the memory of sure footsteps the rule is off.
         var refiner = GaitContextRefiner(memory: false)
         var released: [AnalyzedEvent] = []
-        refiner.add(doubted, output: { if case let .event(e) = $0 { released.append(e) } })
-        refiner.finish(output: { if case let .event(e) = $0 { released.append(e) } })
+        let collect = whenSettled { released.append($0) }
+        refiner.add(doubted, output: collect)
+        refiner.finish(output: collect)
         #expect(released.first?.kind == .footstep)
     }
 
@@ -548,7 +604,7 @@ import Testing
     @Test func withoutWalksTheSameImpactsStayOther() {
         var refiner = GaitContextRefiner(walks: false)
         var released: [AnalyzedEvent] = []
-        let collect: (AnalysisOutput) -> Void = { if case let .event(e) = $0 { released.append(e) } }
+        let collect = whenSettled { released.append($0) }
         for event in Self.impacts(at: Self.walkOnsets(count: 8, interval: 0.53), footstep: Self.doubted) {
             refiner.add(event, output: collect)
         }

@@ -13,12 +13,14 @@ struct ParallelAnalysisRunnerTests {
     /// One output reduced to something comparable.
     enum Output: Equatable {
         case event(AnalyzedEvent)
+        case provisional(AnalyzedEvent)
         case levels(IntervalLevels)
         case revision(TypeRevision)
 
         init(_ output: AnalysisOutput) {
             switch output {
             case let .event(event): self = .event(event)
+            case let .provisional(event): self = .provisional(event)
             case let .levels(levels): self = .levels(levels)
             case let .revision(revision): self = .revision(revision)
             }

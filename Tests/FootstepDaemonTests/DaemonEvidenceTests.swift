@@ -76,6 +76,7 @@ struct DaemonEvidenceTests {
         for bout in bouts {
             let steps = events.filter { $0.boutId == bout.id }
             #expect(steps.count == bout.steps)
+            #expect(steps.allSatisfy { $0.currentKind == .footstep }, "a bout holds settled footsteps only")
             #expect(steps.allSatisfy { $0.timestamp >= bout.startedAt && $0.timestamp <= bout.endedAt })
         }
 
@@ -100,13 +101,12 @@ struct DaemonEvidenceTests {
             #expect(Array(recording[offset..<(offset + clip.count)]) == clip)
         }
 
-        // Live: every event was published with its id, in the order stored (by id; gait
-        // context can store a step settled late after a later one).
+        // Live: every event was published with its id (and its first label), in the order stored.
         #expect(published.compactMap(\.id) == events.compactMap(\.id).sorted() && published.count == events.count)
         // Status: events today by label, the last event, counters.
         let status = daemon.status
         var expected: [String: Int] = [:]
-        for event in events { expected[event.kind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
+        for event in events { expected[event.currentKind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
         #expect(status.eventsToday == expected)
         #expect(status.lastEvent?.id == events.last?.id)
         #expect(status.storedClips == events.count)
@@ -114,9 +114,10 @@ struct DaemonEvidenceTests {
         #expect(status.version == FootstepVersion.current)
     }
 
-    /// The bout typer's revisions reach the store as hashed records on their
-    /// events: the stored current types are exactly those `analyze` gives the
-    /// same audio, the stored (live) types are untouched, and everything verifies.
+    /// Gait context's settlements and the bout typer's revisions reach the
+    /// store as hashed records on their events: the stored current labels are
+    /// exactly those `analyze` gives the same audio, the stored (live) labels
+    /// are untouched, and everything verifies.
     @Test func boutRevisionsAreStoredOnTheirEventsAndAgreeWithAnalyze() async throws {
         let directory = try TemporaryDirectory()
         let state = directory.appending("state")
@@ -133,12 +134,16 @@ struct DaemonEvidenceTests {
         let events = try DaemonTestSupport.events(database, session: session.id!)
         let revisions = try database.revisions(ofEvents: events.map { $0.id! })
         let revised = events.filter { $0.revisedType != nil }
-        print("bout typer in the daemon: \(revisions.count) revisions of \(revised.count) of \(events.count) events")
-        #expect(!revisions.isEmpty, "the bout typer revised no step in \(scenario)")
+        let kinds = revisions.filter(\.changesKind)
+        print("revisions in the daemon: \(revisions.count) of \(revised.count) of \(events.count) events, \(kinds.count) of a kind")
+        #expect(revisions.contains { $0.reason.hasPrefix("bout typer") }, "the bout typer revised no step in \(scenario)")
+        #expect(!kinds.isEmpty, "gait context settled no provisional event as the other kind in \(scenario)")
         for event in revised {
             let own = revisions.filter { $0.eventId == event.id }
             #expect(own.first?.previousHash == event.hash)
+            #expect(own.first?.previousKind == event.kind)
             #expect(own.first?.previousType == event.type)
+            #expect(own.last?.kind == event.currentKind)
             #expect(own.last?.type == event.currentType)
         }
         let report = try database.verifyEvidence()
@@ -153,13 +158,14 @@ struct DaemonEvidenceTests {
         for event in events {
             guard let twin = byFrame[event.frameOffset] else { continue }
             compared += 1
+            #expect(event.currentKind == twin.kind, "event at frame \(event.frameOffset)")
             #expect(event.currentType == twin.type, "event at frame \(event.frameOffset)")
             #expect(event.currentConfidence == twin.confidence, "event at frame \(event.frameOffset)")
         }
         #expect(compared == events.count, "\(compared) of \(events.count) stored events found by analyze")
         // Today's counts follow the revisions.
         var expected: [String: Int] = [:]
-        for event in events { expected[event.kind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
+        for event in events { expected[event.currentKind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
         #expect(daemon.status.eventsToday == expected)
     }
 

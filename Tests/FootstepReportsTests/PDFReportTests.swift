@@ -41,7 +41,7 @@ struct PDFReportTests {
         }
         // Revised steps are marked, and the mark explained (one line per event: no wrapped labels).
         #expect(document.revisionNote != nil)
-        #expect(text.contains("* Type revised once the step"))
+        #expect(text.contains("* Label revised once the impacts"))
         // The night table lists every night.
         for night in s.nights { #expect(text.contains(night.date)) }
         // The note of the first listed event with a note (notes wrap: check its start).

@@ -38,7 +38,7 @@ enum ReportFixture {
                 confidence: (Double.random(in: 0.3..<1, using: &generator) * 1000).rounded() / 1000, intensity: .medium,
                 laMax: (Double.random(in: 28..<66, using: &generator) * 100).rounded() / 100, lcMax: 60, sel: 40, notes: notes)
             // Some steps were revised by the bout typer after they were stored.
-            if isStep, index % 31 == 0, event.type != .heelStrike { event.revisedFrom = .heelStrike }
+            if isStep, index % 31 == 0, event.type != .heelStrike { event.revisedFrom = "heel_strike" }
             return event
         }.sorted { $0.timestamp < $1.timestamp }
     }

@@ -25,8 +25,7 @@ struct RevisionTests {
             let stored = try store.reviseTypes(
                 [
                     NewTypeRevision(frameOffset: events[0].frameOffset, type: .stomping, confidence: 0.81),
-                    NewTypeRevision(frameOffset: events[1].frameOffset, type: .heelStrike, confidence: 0.9),  // no change
-                    NewTypeRevision(frameOffset: events[2].frameOffset, type: .running, confidence: 0.7),  // an `other`
+                    NewTypeRevision(frameOffset: events[1].frameOffset, type: .heelStrike, confidence: events[1].confidence),  // no change
                     NewTypeRevision(frameOffset: 123, type: .running, confidence: 0.7),  // no such event
                     NewTypeRevision(frameOffset: events[3].frameOffset, type: .shuffling, confidence: 0.66),
                 ], sessionId: session, reason: "bout typer", at: at)
@@ -57,7 +56,7 @@ struct RevisionTests {
             try store.forEachReportEvent(from: referenceStart, to: referenceStart.addingTimeInterval(3600)) { rows.append($0) }
             #expect(rows[0].type == .running)
             #expect(rows[0].confidence == 0.58)
-            #expect(rows[0].revisedFrom == .heelStrike)
+            #expect(rows[0].revisedFrom == "heel_strike")
             #expect(rows[1].revisedFrom == nil)
             #expect(try store.revisions(ofEvents: [events[0].id!]).map(\.type) == [.stomping, .running])
 
@@ -66,6 +65,77 @@ struct RevisionTests {
             #expect(report.checkedRevisions == 3)
             #expect(report.revisedEvents == 2)
             #expect(try store.verifyEvidence().revisions?.isIntact == true)
+            // A type revision stored before kinds could change (schema v5) left revisedKind empty.
+            try tamper(dir + "/footstepd.db", "UPDATE event SET revisedKind = NULL WHERE id = ?", [events[0].id!])
+            #expect(try store.verifyRevisions().isIntact)
+            #expect(try store.event(events[0].id!)?.currentKind == .footstep)
+        }
+    }
+
+    @Test func aKindRevisionIsHashedAsOneAndQueriesUseTheCurrentKind() throws {
+        try withTemporaryDirectory { dir in
+            let (store, session, events) = try Self.store(in: dir)
+            #expect(events[0].kind == .footstep && events[2].kind == .other)
+            let footstepsBefore = try store.events(EventFilter(kind: .footstep)).items.count
+            let stored = try store.reviseTypes(
+                [
+                    // A provisional `other` settled as a footstep, a provisional footstep as `other`.
+                    NewTypeRevision(frameOffset: events[2].frameOffset, type: .running, confidence: 0.72, reason: "gait context"),
+                    NewTypeRevision(frameOffset: events[0].frameOffset, kind: .other, type: .unknown, confidence: 0.7),
+                ], sessionId: session, reason: "bout typer")
+            #expect(stored.map(\.eventId) == [events[2].id!, events[0].id!])
+            #expect(stored.map(\.reason) == ["gait context", "bout typer"])
+            #expect(stored[0].previousKind == .other && stored[0].kind == .footstep && stored[0].changesKind)
+            #expect(stored[1].previousKind == .footstep && stored[1].kind == .other && stored[1].type == .unknown)
+            // Kinds are in the hashed text (v2); a type revision keeps the v1 text.
+            #expect(RevisionHasher.text(of: stored[0]).hasPrefix(RevisionHasher.kindFormatTag + "\n"))
+            #expect(RevisionHasher.text(of: stored[0]).contains("\npreviousKind=other\n"))
+            var typeOnly = stored[0]
+            typeOnly.previousKind = .footstep
+            #expect(RevisionHasher.text(of: typeOnly).hasPrefix(RevisionHasher.formatTag + "\n"))
+            #expect(!RevisionHasher.text(of: typeOnly).contains("Kind="))
+            #expect(RevisionHasher.hash(of: typeOnly) != stored[0].hash)
+
+            let settled = try #require(try store.event(events[2].id!))
+            #expect(settled.kind == .other && settled.currentKind == .footstep && settled.currentType == .running)
+            #expect(try store.events(EventFilter(kind: .footstep)).items.count == footstepsBefore)
+            #expect(try store.events(EventFilter(kind: .footstep)).items.contains { $0.id == events[2].id })
+            #expect(try store.events(EventFilter(kind: .other)).items.contains { $0.id == events[0].id })
+            let counts = try store.eventCountsByType(from: referenceStart, to: referenceStart.addingTimeInterval(3600))
+            #expect(counts[.running] == 1 && counts[.unknown] == nil)
+            #expect(try store.session(session)?.footstepCount == footstepsBefore)
+            var rows: [EventReportRow] = []
+            try store.forEachReportEvent(from: referenceStart, to: referenceStart.addingTimeInterval(3600)) { rows.append($0) }
+            #expect(rows[0].kind == .other && rows[0].revisedFrom == "heel_strike")
+            #expect(rows[2].kind == .footstep && rows[2].type == .running && rows[2].revisedFrom == "other")
+            #expect(try store.verifyRevisions().isIntact)
+
+            // The current kind set by hand, or a revision's kind edited, is caught.
+            let path = dir + "/footstepd.db"
+            try tamper(path, "UPDATE event SET revisedKind = 'footstep' WHERE id = ?", [events[0].id!])
+            #expect(try store.verifyRevisions().mismatchedEventIds == [events[0].id!])
+            try tamper(path, "UPDATE event SET revisedKind = 'other' WHERE id = ?", [events[0].id!])
+            try tamper(path, "UPDATE typeRevision SET previousKind = 'footstep' WHERE id = ?", [stored[0].id!])
+            #expect(try store.verifyRevisions().alteredRevisionIds == [stored[0].id!])
+            try tamper(path, "UPDATE typeRevision SET previousKind = 'other' WHERE id = ?", [stored[0].id!])
+            #expect(try store.verifyRevisions().isIntact)
+
+            // An `other` with a footstep type is not a label.
+            #expect(throws: StoreError.self) {
+                try store.reviseTypes(
+                    [NewTypeRevision(frameOffset: events[3].frameOffset, kind: .other, type: .running, confidence: 0.5)],
+                    sessionId: session, reason: "x")
+            }
+
+            // Exported and imported, the kinds and their hashes travel.
+            try store.endSession(session, at: referenceStart.addingTimeInterval(3600))
+            let export = try store.exportSession(session, appVersion: "test")
+            #expect(export.revisions.allSatisfy { $0.hashMatches })
+            #expect(export.events[2].revisedKind == "footstep" && export.revisions[0].previousKind == "other")
+            let copy = try FootstepDatabase.open(path: dir + "/copy.db")
+            try copy.importExports([export], source: "export.json")
+            #expect(try copy.verifyRevisions().isIntact)
+            #expect(try copy.events(EventFilter(kind: .footstep)).items.count == footstepsBefore)
         }
     }
 

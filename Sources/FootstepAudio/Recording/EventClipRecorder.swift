@@ -8,7 +8,7 @@ import Foundation
 /// The last `before + after + maximumDelay` seconds of audio live in a ring
 /// allocated in `init`; `append` copies each block into it without
 /// allocating. An event asks for its clip with `request` (the pipeline
-/// reports events a few seconds after their onset, `maximumDelay` covers
+/// reports events within a few seconds of their onset, `maximumDelay` covers
 /// that: `AnalysisConfiguration.maximumEventDelay`); the
 /// clip file is written as soon as the stream has passed its end, a few
 /// milliseconds of work for a 5 s clip. Clips are named

@@ -7,10 +7,11 @@ import Foundation
 enum CaptureReport: Sendable {
     case fileOpened(RollingAudioWriter.OpenedFile)
     case fileClosed(RollingAudioWriter.ClosedFile)
-    /// An event with its sample-accurate wall-clock onset.
-    case event(AnalyzedEvent, timestamp: Date)
-    /// A footstep reported earlier (same onset frame, on the session clock) named
-    /// again once its whole bout was heard.
+    /// An event with its sample-accurate wall-clock onset; `provisional` when
+    /// its label is the classifier's, until a revision settles it.
+    case event(AnalyzedEvent, timestamp: Date, provisional: Bool)
+    /// An event reported earlier (same onset frame, on the session clock) with
+    /// its settled label, or a footstep named again once its whole bout was heard.
     case revision(TypeRevision)
     /// A level interval with the wall-clock time of its first frame.
     case levels(IntervalLevels, startedAt: Date)

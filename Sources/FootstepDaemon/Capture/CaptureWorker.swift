@@ -184,10 +184,11 @@ final class CaptureWorker: @unchecked Sendable {
 
         func handle(_ output: AnalysisOutput) {
             switch output {
-            case var .event(event):
+            case .event(var event), .provisional(var event):
                 event.onsetFrame += skipped
                 let timestamp = writer.time(ofFrame: event.onsetFrame)
-                batch.append(.event(event, timestamp: timestamp))
+                let provisional = if case .provisional = output { true } else { false }
+                batch.append(.event(event, timestamp: timestamp, provisional: provisional))
                 batchHasEvent = true
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):

@@ -2,8 +2,9 @@ import FootstepClassifier
 import FootstepStore
 import Foundation
 
-/// Groups a session's stored footsteps into gait bouts as they are stored
-/// (in onset order, but for steps gait context settles late), keeping the
+/// Groups a session's stored footsteps into gait bouts as they are stored,
+/// or settled when they were reported provisionally (in onset order, but for
+/// steps gait context settles late; each with its current type), keeping the
 /// ids and times of the steps so the bout row and its links can be written
 /// when it closes.
 struct BoutRecorder {
@@ -29,7 +30,7 @@ struct BoutRecorder {
             steps.removeAll()
         }
         lastOnset = max(lastOnset ?? onset, onset)  // a step settled late joins the open bout
-        let closed = tracker.add(onset: onset, type: event.type)
+        let closed = tracker.add(onset: onset, type: event.currentType)
         steps.append((id, event.timestamp, event.timestamp.addingTimeInterval(event.duration)))
         return closed.map { Self.bout($0, steps: closedSteps) }
     }

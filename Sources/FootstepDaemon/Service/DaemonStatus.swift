@@ -57,8 +57,8 @@ public struct DaemonStatus: Sendable, Equatable {
     public var eventsTodayTotal: Int { eventsToday.values.reduce(0, +) }
 
     /// Counts a newly stored event under `label` if it happened on the counted day:
-    /// one timed before midnight but stored just after it (settled late by the
-    /// gait context) belongs to yesterday.
+    /// one timed before midnight but stored just after it (reported up to the
+    /// detector's report delay after its onset) belongs to yesterday.
     public mutating func countToday(label: String, timestamp: Date) {
         if let start = eventsTodayFrom, timestamp < start { return }
         eventsToday[label, default: 0] += 1

@@ -1,19 +1,23 @@
 import FootstepAnalysis
+import FootstepCore
 import FootstepStore
 import Foundation
 import Logging
 
-/// The type revisions of one session waiting for the store: appended as the
-/// bout reviser sends them, stored in one transaction once their events are
-/// (a revision finds its event by onset frame), each logged and moving
-/// today's counts; kept and retried while the store refuses.
+/// The label revisions of one session waiting for the store: appended as the
+/// gait context settles provisional events and the bout reviser names types
+/// again, stored in one transaction once their events are (a revision finds
+/// its event by onset frame; one that changes nothing is not stored), each
+/// logged and moving today's counts; kept and retried while the store refuses.
 ///
 /// - Note: Used by the service's task only, through ``SessionSink``.
 struct RevisionQueue {
     typealias StatusUpdate = SessionSink.StatusUpdate
 
-    /// What each revision the daemon stores says about itself.
+    /// What each revision the daemon stores says about itself: the bout typer's…
     static let reason = "bout typer: the step's type named again from its whole bout"
+    /// …and the gait context's.
+    static let settlingReason = "gait context: the label settled by the impacts around it"
 
     let database: FootstepDatabase
     let sessionId: Int64
@@ -33,7 +37,10 @@ struct RevisionQueue {
     private var metadata: Logger.Metadata { ["footstep.session": "\(sessionId)"] }
 
     mutating func append(_ revision: TypeRevision) {
-        pending.append(NewTypeRevision(frameOffset: revision.onsetFrame, type: revision.type, confidence: revision.confidence))
+        pending.append(
+            NewTypeRevision(
+                frameOffset: revision.onsetFrame, kind: revision.kind, type: revision.type, confidence: revision.confidence,
+                reason: revision.settles ? Self.settlingReason : nil))
     }
 
     /// Appends the pending revisions (each hashed onto its event), logs each and
@@ -49,14 +56,17 @@ struct RevisionQueue {
             let events = Dictionary(
                 ((try? database.events(ids: revisions.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
             for revision in revisions {
+                let from = Self.label(revision.previousKind, revision.previousType)
+                let to = Self.label(revision.kind, revision.type)
+                let why = revision.reason == Self.settlingReason ? "by the impacts around it" : "once its bout was heard"
                 logger.info(
-                    "event \(revision.eventId) revised from \(revision.previousType.rawValue) to \(revision.type.rawValue) once its bout was heard, confidence \(String(format: "%.2f", revision.confidence))",
+                    "event \(revision.eventId) revised from \(from) to \(to) \(why), confidence \(String(format: "%.2f", revision.confidence))",
                     metadata: metadata.merging([
-                        "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(revision.type.rawValue)",
-                        "footstep.revised_from": "\(revision.previousType.rawValue)",
+                        "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(to)",
+                        "footstep.revised_from": "\(from)",
                     ]) { $1 })
-                if let timestamp = events[revision.eventId]?.timestamp {
-                    status { $0.recountToday(from: revision.previousType.rawValue, to: revision.type.rawValue, timestamp: timestamp) }
+                if from != to, let timestamp = events[revision.eventId]?.timestamp {
+                    status { $0.recountToday(from: from, to: to, timestamp: timestamp) }
                 }
             }
             stored += revisions.count
@@ -64,21 +74,26 @@ struct RevisionQueue {
             failedAttempts += 1
             if failedAttempts == 1 || failedAttempts % 100 == 0 {
                 logger.error(
-                    "cannot store \(pending.count) type revisions (attempt \(failedAttempts)): \(error)", metadata: metadata)
+                    "cannot store \(pending.count) label revisions (attempt \(failedAttempts)): \(error)", metadata: metadata)
             }
             if pending.count > 10_000 {
                 logger.critical(
-                    "dropping \(pending.count) unstored type revisions (the events keep their live types)", metadata: metadata)
+                    "dropping \(pending.count) unstored label revisions (the events keep their live labels)", metadata: metadata)
                 pending.removeAll()
             }
         }
+    }
+
+    /// The label today's counts and the journal use: the type for a footstep, `other` otherwise.
+    static func label(_ kind: EventKind, _ type: FootstepType) -> String {
+        kind == .footstep ? type.rawValue : kind.rawValue
     }
 
     /// At the session's end: what could not be stored is said and dropped.
     mutating func abandon() {
         guard !pending.isEmpty else { return }
         logger.critical(
-            "\(pending.count) type revisions could not be stored (the events keep their live types)", metadata: metadata)
+            "\(pending.count) label revisions could not be stored (the events keep their live labels)", metadata: metadata)
         pending.removeAll()
     }
 }

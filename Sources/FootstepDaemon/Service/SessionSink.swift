@@ -14,7 +14,10 @@ import Logging
 /// SHA-256), events (stored within one service tick, then published with
 /// their id), level intervals in batches, gait bouts, event clips with their
 /// SHA-256, live meter readings, gaps after a device loss. Audio files are
-/// kept by ``SessionAudioFiles``, type revisions by ``RevisionQueue``.
+/// kept by ``SessionAudioFiles``, label revisions by ``RevisionQueue``. An
+/// event the analysis reported provisionally is stored and published at once
+/// with the classifier's label; it joins a bout only when the revision that
+/// settles it says it is a footstep.
 ///
 /// - Note: Used by the service's task only.
 struct SessionSink {
@@ -39,8 +42,14 @@ struct SessionSink {
     private var audioFiles: SessionAudioFiles
     private var pendingEvents: [NewEvent] = []
     private var pendingLevels: [LevelMinuteRecord] = []
-    /// Type revisions of stored (or pending) footsteps, stored after their events.
+    /// Label revisions of stored (or pending) events, stored after their events.
     private var revisions: RevisionQueue
+    /// Onset frames of provisional events not stored yet.
+    private var provisionalFrames: Set<Int64> = []
+    /// Stored provisional events by onset frame, until their settlement arrives.
+    private var unsettled: [Int64: EventRecord] = [:]
+    /// Settlements of provisional events, applied to bouts once their events are stored.
+    private var settlements: [TypeRevision] = []
     private var failedFlushes = 0
     /// The stretch without audio in progress (disk full, below the reserve): since when, and why.
     private var audioGap: (start: Date, reason: String)?
@@ -83,11 +92,13 @@ struct SessionSink {
             case let .fileClosed(file):
                 noteData(audioFiles.close(file))
                 status { $0.closedFiles += 1 }
-            case let .event(event, timestamp):
+            case let .event(event, timestamp, provisional):
                 pendingEvents.append(newEvent(event, timestamp: timestamp))
+                if provisional { provisionalFrames.insert(event.onsetFrame) }
                 noteData(timestamp.addingTimeInterval(event.duration))
             case let .revision(revision):
                 revisions.append(revision)
+                if revision.settles { settlements.append(revision) }
             case let .levels(levels, startedAt):
                 let seconds = Double(levels.frames) / Double(sampleRate)
                 guard seconds > 0 else { continue }
@@ -196,7 +207,7 @@ struct SessionSink {
                 storedEvents += ids.count
                 let stored = (try? database.events(ids: ids)) ?? []
                 for event in stored { didStore(event, status: status) }
-                // The latest by onset (gait context can store a step after a later one).
+                // The latest by onset.
                 if let last = stored.max(by: { $0.timestamp < $1.timestamp }) {
                     status { if ($0.lastEvent?.timestamp ?? .distantPast) <= last.timestamp { $0.lastEvent = last } }
                 }
@@ -216,7 +227,10 @@ struct SessionSink {
             }
         }
         // Only once their events are stored: a revision finds its event by onset frame.
-        if pendingEvents.isEmpty { revisions.store(status: status) }
+        if pendingEvents.isEmpty {
+            revisions.store(status: status)
+            settle(status: status)
+        }
         if levels, !pendingLevels.isEmpty {
             do {
                 let ids = try database.appendLevels(pendingLevels)
@@ -251,8 +265,27 @@ struct SessionSink {
                 eventIdsByOnset = eventIdsByOnset.filter { $0.key >= horizon }
             }
         }
-        if event.kind == .footstep, let bout = bouts.add(event, sampleRate: sampleRate) {
+        if provisionalFrames.remove(event.frameOffset) != nil {
+            unsettled[event.frameOffset] = event
+        } else if event.kind == .footstep, let bout = bouts.add(event, sampleRate: sampleRate) {
             store(bout, status: status)
+        }
+    }
+
+    /// Hands the settled provisional events that are footsteps to the bouts.
+    private mutating func settle(status: StatusUpdate) {
+        for settlement in settlements {
+            guard var event = unsettled.removeValue(forKey: settlement.onsetFrame), settlement.kind == .footstep
+            else { continue }
+            event.revisedKind = settlement.kind
+            event.revisedType = settlement.type
+            if let bout = bouts.add(event, sampleRate: sampleRate) { store(bout, status: status) }
+        }
+        settlements.removeAll(keepingCapacity: true)
+        if unsettled.count > 512, let newest = unsettled.keys.max() {
+            // Settlements come within seconds; forget events whose settlement was lost a minute ago.
+            let horizon = newest - Int64(60 * sampleRate)
+            unsettled = unsettled.filter { $0.key >= horizon }
         }
     }
 

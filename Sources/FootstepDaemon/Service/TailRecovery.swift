@@ -12,10 +12,12 @@ import Logging
 /// through the same pipeline (model, calibration, equalizer, minimum
 /// confidence: `analysis`), and the events it finds that were not stored are
 /// appended to the chain with a note saying they were recovered. Events leave
-/// the pipeline out of onset order (a held one up to
-/// `AnalysisConfiguration.maximumEventDelay` after later ones), so an event
-/// the kill caught can lie before the last stored one: every onset from that
-/// long before it on is compared with the stored ones.
+/// the pipeline in onset order, each within
+/// `AnalysisConfiguration.maximumEventDelay` of its onset, and are stored in
+/// batches: every onset from that long before the last stored one on is
+/// compared with the stored ones. Settlements of provisional events the kill
+/// caught are not made again (the tail has less context than the live
+/// analysis had): those events keep their first label.
 struct TailRecovery {
     /// Seconds analysed before the last stored event, so the detector knows
     /// the background when it reaches the unstored part.

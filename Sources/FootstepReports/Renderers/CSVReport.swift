@@ -80,7 +80,7 @@ public struct CSVReport {
             line += ","
             ReportNumber.append(event.duration, 3, to: &line)
             line += "," + status + "," + Self.quote(event.clip?.path ?? "") + "," + Self.quote(event.clip?.sha256 ?? "") + ","
-            line += Self.quote(event.notes) + "," + (event.revisedFrom?.rawValue ?? "") + "\r\n"
+            line += Self.quote(event.notes) + "," + (event.revisedFrom ?? "") + "\r\n"
             stream.write(line)
         }
     }

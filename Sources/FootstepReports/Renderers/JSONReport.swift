@@ -429,6 +429,6 @@ extension ReportJSON.Event {
             id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
             kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
             laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
-            clipSha256: e.clip?.sha256, revisedFrom: e.revisedFrom?.rawValue)
+            clipSha256: e.clip?.sha256, revisedFrom: e.revisedFrom)
     }
 }

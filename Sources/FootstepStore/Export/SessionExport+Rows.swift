@@ -196,7 +196,7 @@ extension SessionExport.Event: ExportedRow {
     static let table = "event"
     static let columns = ["id"] + EventHasher.hashedColumns + [
         "notes", "boutId", "clipPath", "clipSha256", "hash", "previousHash", "revisedType", "revisedConfidence",
-        "revisionHash",
+        "revisionHash", "revisedKind",
     ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
@@ -208,7 +208,7 @@ extension SessionExport.Event: ExportedRow {
             notes: try r.text("notes"), boutId: r.optionalInt("boutId"), clipPath: r.optionalText("clipPath"),
             clipSha256: r.optionalText("clipSha256"), hash: try r.text("hash"), previousHash: try r.text("previousHash"),
             revisedType: r.optionalText("revisedType"), revisedConfidence: r.optionalDouble("revisedConfidence"),
-            revisionHash: r.optionalText("revisionHash"))
+            revisionHash: r.optionalText("revisionHash"), revisedKind: r.optionalText("revisedKind"))
     }
 
     /// The hashed values in ``EventHasher/hashedColumns`` order, as stored.
@@ -225,7 +225,7 @@ extension SessionExport.Event: ExportedRow {
         [id.databaseValue] + hashedValues + [
             notes.databaseValue, boutId.databaseValue, clipPath.databaseValue, clipSha256.databaseValue,
             hash.databaseValue, previousHash.databaseValue, revisedType.databaseValue, revisedConfidence.databaseValue,
-            revisionHash.databaseValue,
+            revisionHash.databaseValue, revisedKind.databaseValue,
         ]
     }
 
@@ -237,30 +237,37 @@ extension SessionExport.Event: ExportedRow {
 
 extension SessionExport.Revision: ExportedRow {
     static let table = "typeRevision"
-    static let columns = ["id", "eventId", "revisedAt", "previousType", "type", "confidence", "reason", "previousHash", "hash"]
+    static let columns = [
+        "id", "eventId", "revisedAt", "previousType", "type", "confidence", "reason", "previousHash", "hash",
+        "previousKind", "kind",
+    ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
             id: try r.int("id"), eventId: try r.int("eventId"), revisedAt: try r.date("revisedAt"),
             previousType: try r.text("previousType"), type: try r.text("type"), confidence: try r.double("confidence"),
-            reason: try r.text("reason"), previousHash: try r.text("previousHash"), hash: try r.text("hash"))
+            reason: try r.text("reason"), previousHash: try r.text("previousHash"), hash: try r.text("hash"),
+            previousKind: r.optionalText("previousKind"), kind: r.optionalText("kind"))
     }
 
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, eventId.databaseValue, storedDate(revisedAt), previousType.databaseValue,
             type.databaseValue, confidence.databaseValue, reason.databaseValue, previousHash.databaseValue,
-            hash.databaseValue,
+            hash.databaseValue, (previousKind ?? EventKind.footstep.rawValue).databaseValue,
+            (kind ?? EventKind.footstep.rawValue).databaseValue,
         ]
     }
 
     /// Whether `hash` is the SHA-256 of the revision's fields (``RevisionHasher``).
     public var hashMatches: Bool {
         guard let revisedAt = ExportDate.date(fromISO: revisedAt), let previous = FootstepType(rawValue: previousType),
-            let current = FootstepType(rawValue: type)
+            let current = FootstepType(rawValue: type),
+            let previousKind = EventKind(rawValue: previousKind ?? EventKind.footstep.rawValue),
+            let kind = EventKind(rawValue: kind ?? EventKind.footstep.rawValue)
         else { return false }
         let record = TypeRevisionRecord(
-            eventId: eventId, revisedAt: revisedAt, previousType: previous, type: current, confidence: confidence,
-            reason: reason, previousHash: previousHash, hash: hash)
+            eventId: eventId, revisedAt: revisedAt, previousKind: previousKind, previousType: previous, kind: kind,
+            type: current, confidence: confidence, reason: reason, previousHash: previousHash, hash: hash)
         return RevisionHasher.hash(of: record) == hash
     }
 }

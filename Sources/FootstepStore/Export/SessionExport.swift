@@ -170,6 +170,9 @@ public struct SessionExport: Codable, Sendable, Hashable {
         public var revisedType: String?
         public var revisedConfidence: Double?
         public var revisionHash: String?
+        /// The latest revision's kind (nil if never revised, or revised before
+        /// kinds could change and so still the stored kind).
+        public var revisedKind: String?
     }
 
     /// Table `typeRevision` (``TypeRevisionRecord``): every field is covered by `hash`
@@ -184,6 +187,10 @@ public struct SessionExport: Codable, Sendable, Hashable {
         public var reason: String
         public var previousHash: String
         public var hash: String
+        /// The kinds before and after (absent in exports made before kinds
+        /// could change: `footstep`).
+        public var previousKind: String?
+        public var kind: String?
     }
 
     enum CodingKeys: String, CodingKey {

@@ -22,29 +22,39 @@ import GRDB
 /// `previousHash` is the revised event's `hash` for its first revision and the
 /// previous revision's `hash` for each later one. The reason comes last with its
 /// length in bytes, so no reason can imitate another field.
+///
+/// A revision between kinds (a footstep settled as `other`, or the reverse)
+/// is `footstepd.revision.v2`: the same lines with `previousKind=` before
+/// `previousType=` and `kind=` before `type=`. A revision from footstep to
+/// footstep keeps the v1 text, so revisions stored before kinds could change
+/// hash as they did.
 public enum RevisionHasher {
-    /// First line of the serialisation.
+    /// First line of the serialisation of a footstep's type revision.
     public static let formatTag = "footstepd.revision.v1"
+    /// First line of the serialisation of a revision between kinds.
+    public static let kindFormatTag = "footstepd.revision.v2"
 
     /// The text hashed for a revision.
     public static func text(
-        eventId: Int64, revisedAt: Date, previousType: FootstepType, type: FootstepType, confidence: Double,
-        reason: String, previousHash: String
+        eventId: Int64, revisedAt: Date, previousKind: EventKind = .footstep, previousType: FootstepType,
+        kind: EventKind = .footstep, type: FootstepType, confidence: Double, reason: String, previousHash: String
     ) -> String {
-        [
-            formatTag, "eventId=\(eventId)", "revisedAt=\(StoredDate.text(revisedAt))",
-            "previousType=\(previousType.rawValue)", "type=\(type.rawValue)",
-            "confidence=\(EventHasher.render(confidence.databaseValue))", "previousHash=\(previousHash)",
-            "reason=\(reason.utf8.count):\(reason)",
-        ].joined(separator: "\n")
+        let typeOnly = previousKind == .footstep && kind == .footstep
+        let previous = typeOnly ? [] : ["previousKind=\(previousKind.rawValue)"]
+        let current = typeOnly ? [] : ["kind=\(kind.rawValue)"]
+        return ([typeOnly ? formatTag : kindFormatTag, "eventId=\(eventId)", "revisedAt=\(StoredDate.text(revisedAt))"]
+            + previous + ["previousType=\(previousType.rawValue)"] + current + [
+                "type=\(type.rawValue)", "confidence=\(EventHasher.render(confidence.databaseValue))",
+                "previousHash=\(previousHash)", "reason=\(reason.utf8.count):\(reason)",
+            ]).joined(separator: "\n")
     }
 
     /// The text hashed for a stored revision.
     public static func text(of revision: TypeRevisionRecord) -> String {
         text(
-            eventId: revision.eventId, revisedAt: revision.revisedAt, previousType: revision.previousType,
-            type: revision.type, confidence: revision.confidence, reason: revision.reason,
-            previousHash: revision.previousHash)
+            eventId: revision.eventId, revisedAt: revision.revisedAt, previousKind: revision.previousKind,
+            previousType: revision.previousType, kind: revision.kind, type: revision.type,
+            confidence: revision.confidence, reason: revision.reason, previousHash: revision.previousHash)
     }
 
     /// The hash `revision` should have, from its fields.

@@ -8,9 +8,10 @@ import GRDB
 /// `hash`, which also covers `previousHash`, the hash of the event appended before it
 /// (see ``EventHasher``). `notes`, `boutId`, `clipPath` and `clipSha256` are
 /// annotations added later and are deliberately outside the hash, so editing a note or
-/// attaching a clip never breaks the chain. `revisedType`, `revisedConfidence` and
-/// `revisionHash` repeat the event's latest ``TypeRevisionRecord``, which is hashed
-/// onto the event (``currentType`` is what reports and exports show). Create events with
+/// attaching a clip never breaks the chain. `revisedKind`, `revisedType`,
+/// `revisedConfidence` and `revisionHash` repeat the event's latest
+/// ``TypeRevisionRecord``, which is hashed onto the event (``currentKind`` and
+/// ``currentType`` are what reports and exports show). Create events with
 /// ``FootstepDatabase/appendEvents(_:)``; never insert this record directly.
 @dynamicMemberLookup
 public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
@@ -25,7 +26,8 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     /// Onset time (UTC), stored with millisecond precision.
     public var timestamp: Date
     /// The label and levels as stored live (read as `event.laMax`, `event.type`, …;
-    /// one column each). `type` and `confidence` are the live ones: see ``currentType``.
+    /// one column each). `kind`, `type` and `confidence` are the live ones: see
+    /// ``currentKind`` and ``currentType``.
     public var measurements: EventMeasurements
     /// User notes (outside the hash).
     public var notes: String
@@ -36,6 +38,8 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var clipPath: String?
     /// Lower-case hex SHA-256 of the clip file (outside the hash; verified against the file).
     public var clipSha256: String?
+    /// The kind of the latest revision (outside the hash; the revision is hashed), nil if never revised.
+    public var revisedKind: EventKind?
     /// The type of the latest revision (outside the hash; the revision is hashed), nil if never revised.
     public var revisedType: FootstepType?
     /// The confidence of the latest revision, nil if never revised.
@@ -57,7 +61,7 @@ extension EventRecord {
 
     private enum CodingKeys: String, CodingKey {
         case id, sessionId, audioFileId, frameOffset, timestamp, notes, boutId, clipPath, clipSha256
-        case revisedType, revisedConfidence, revisionHash, hash, previousHash
+        case revisedKind, revisedType, revisedConfidence, revisionHash, hash, previousHash
     }
 
     /// Reads a row (or any flat container): the measurements' columns sit beside the others.
@@ -73,6 +77,7 @@ extension EventRecord {
         boutId = try container.decodeIfPresent(Int64.self, forKey: .boutId)
         clipPath = try container.decodeIfPresent(String.self, forKey: .clipPath)
         clipSha256 = try container.decodeIfPresent(String.self, forKey: .clipSha256)
+        revisedKind = try container.decodeIfPresent(EventKind.self, forKey: .revisedKind)
         revisedType = try container.decodeIfPresent(FootstepType.self, forKey: .revisedType)
         revisedConfidence = try container.decodeIfPresent(Double.self, forKey: .revisedConfidence)
         revisionHash = try container.decodeIfPresent(String.self, forKey: .revisionHash)
@@ -93,6 +98,7 @@ extension EventRecord {
         try container.encodeIfPresent(boutId, forKey: .boutId)
         try container.encodeIfPresent(clipPath, forKey: .clipPath)
         try container.encodeIfPresent(clipSha256, forKey: .clipSha256)
+        try container.encodeIfPresent(revisedKind, forKey: .revisedKind)
         try container.encodeIfPresent(revisedType, forKey: .revisedType)
         try container.encodeIfPresent(revisedConfidence, forKey: .revisedConfidence)
         try container.encodeIfPresent(revisionHash, forKey: .revisionHash)
@@ -100,6 +106,8 @@ extension EventRecord {
         try container.encode(previousHash, forKey: .previousHash)
     }
 
+    /// The kind as it stands: the latest revision's, or the stored one.
+    public var currentKind: EventKind { revisedKind ?? measurements.kind }
     /// The type as it stands: the latest revision's, or the stored one.
     public var currentType: FootstepType { revisedType ?? measurements.type }
     /// The confidence of ``currentType``.
@@ -128,6 +136,7 @@ extension EventRecord: FetchableRecord, TableRecord {
         public static let boutId = Column("boutId")
         public static let clipPath = Column("clipPath")
         public static let clipSha256 = Column("clipSha256")
+        public static let revisedKind = Column("revisedKind")
         public static let revisedType = Column("revisedType")
         public static let hash = Column("hash")
         public static let previousHash = Column("previousHash")

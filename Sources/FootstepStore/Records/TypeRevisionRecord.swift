@@ -2,8 +2,10 @@ import FootstepCore
 import Foundation
 import GRDB
 
-/// A footstep's type named again after it was stored (table `typeRevision`),
-/// e.g. by the bout typer once the step's whole bout was heard.
+/// An event's label named again after it was stored (table `typeRevision`):
+/// by the gait context once the impacts around a provisionally reported event
+/// were heard (its kind can change: an `other` on the beat of a walk becomes a
+/// footstep), or by the bout typer once a step's whole bout was heard.
 ///
 /// The event row keeps the type it was stored with (covered by the event's hash);
 /// revisions are appended, never edited, and each is hashed (``RevisionHasher``)
@@ -11,8 +13,9 @@ import GRDB
 /// the previous revision's for later ones. So every revision hangs off the event
 /// hash chain, and the event's label history cannot be rewritten, reordered or
 /// shortened in the middle without ``FootstepDatabase/verifyRevisions()`` noticing.
-/// The event row's `revisedType`, `revisedConfidence` and `revisionHash` repeat the
-/// latest revision for queries; verification checks they agree with it.
+/// The event row's `revisedKind`, `revisedType`, `revisedConfidence` and
+/// `revisionHash` repeat the latest revision for queries; verification checks
+/// they agree with it.
 public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
     /// Row id; nil until inserted.
     public var id: Int64?
@@ -20,27 +23,36 @@ public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
     public var eventId: Int64
     /// When the revision was made (UTC, millisecond precision).
     public var revisedAt: Date
+    /// The kind the event had before (its stored kind, or the previous revision's).
+    public var previousKind: EventKind
     /// The type the event had before (its stored type, or the previous revision's).
     public var previousType: FootstepType
-    /// The type it has from now on.
+    /// The kind it has from now on.
+    public var kind: EventKind
+    /// The type it has from now on (`unknown` for an `other`).
     public var type: FootstepType
     /// The confidence of the new type, 0…1.
     public var confidence: Double
     /// Who revised it and why, e.g. `bout typer: 14-step bout`.
     public var reason: String
+    /// Whether the revision changes the kind (footstep or `other`), not only the type.
+    public var changesKind: Bool { kind != previousKind }
     /// The event's hash (first revision) or the previous revision's hash.
     public var previousHash: String
     /// Lower-case hex SHA-256 of ``RevisionHasher/text(of:)``.
     public var hash: String
 
     public init(
-        id: Int64? = nil, eventId: Int64, revisedAt: Date, previousType: FootstepType, type: FootstepType,
-        confidence: Double, reason: String, previousHash: String, hash: String
+        id: Int64? = nil, eventId: Int64, revisedAt: Date, previousKind: EventKind = .footstep,
+        previousType: FootstepType, kind: EventKind = .footstep, type: FootstepType, confidence: Double,
+        reason: String, previousHash: String, hash: String
     ) {
         self.id = id
         self.eventId = eventId
         self.revisedAt = revisedAt
+        self.previousKind = previousKind
         self.previousType = previousType
+        self.kind = kind
         self.type = type
         self.confidence = confidence
         self.reason = reason

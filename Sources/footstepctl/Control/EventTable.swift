@@ -50,8 +50,9 @@ enum EventTable {
         var rows: [(String, String)] = [
             ("id", String(event.id)), ("session", String(event.sessionId)),
             ("time", HumanFormat.time(event.timestamp) + " (" + APIJSON.formatDate(event.timestamp) + ")"),
-            ("duration", String(format: "%.3f s", event.duration)), ("kind", event.kind.rawValue),
-            ("type", event.type.rawValue + (event.revisedFrom.map { " (revised from \($0.rawValue) once its bout was heard)" } ?? "")),
+            ("duration", String(format: "%.3f s", event.duration)),
+            ("kind", event.kind.rawValue + (event.revisedFrom.map { " (revised: stored as \($0))" } ?? "")),
+            ("type", event.type.rawValue),
             ("confidence", HumanFormat.fraction(event.confidence)),
             ("intensity", event.intensity.rawValue), ("LAFmax", HumanFormat.decibels(event.laMax) + " dB(A)"),
         ]

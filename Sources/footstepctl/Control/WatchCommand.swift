@@ -8,7 +8,12 @@ extension FootstepCtl {
         static let configuration = CommandConfiguration(
             abstract: "Print events as the daemon detects them, one line each.",
             discussion: ControlExitCodes.discussion(
-                "Runs until Ctrl-C (or --count events). With --json each event is one NDJSON line."))
+                "Runs until Ctrl-C (or --count events). With --json each event is one NDJSON line.\n\n"
+                    + "Each event comes with its first label, within half a second of the impact. Gait context "
+                    + "may settle a doubtful one differently a few seconds later (an 'other' on the beat of a "
+                    + "walk becomes a footstep, a lone doubtful footstep 'other'), and a step's type may be "
+                    + "named again when its walk ends: 'footstepctl events' and reports show the latest label "
+                    + "and what it was revised from."))
 
         @Option(help: ArgumentHelp("Exit after this many events.", valueName: "N")) var count: Int?
         @Flag(help: "Only footsteps (leave out other impacts).") var footstepsOnly = false
