@@ -50,11 +50,12 @@ public struct TypeRevision: Sendable, Equatable, Codable {
     }
 
     /// The gait context's final label for `reported`, reported provisionally
-    /// earlier: `settled`'s.
+    /// earlier: `settled`'s (an `other` has type `unknown`, as the store requires).
     init(settling reported: AnalyzedEvent, as settled: AnalyzedEvent) {
         self.init(
             onsetFrame: settled.onsetFrame, onsetSeconds: settled.onsetSeconds, previousKind: reported.kind,
-            previousType: reported.type, kind: settled.kind, type: settled.type, confidence: settled.confidence,
+            previousType: reported.kind == .footstep ? reported.type : .unknown, kind: settled.kind,
+            type: settled.kind == .footstep ? settled.type : .unknown, confidence: settled.confidence,
             footstepProbability: settled.footstepProbability, settles: true)
     }
 
