@@ -80,8 +80,8 @@ import FootstepCore
 ///   `other`. With nobody walking, sure footsteps are rare: on the training
 ///   clips, out of fold, this halves the false footsteps on audio with nobody
 ///   walking (127 → 63 an hour) at the same F1.
-///   A footstep that has such company leaves at once; one that has not
-///   waits for it, at most its hold.
+///   A footstep that has such company is settled at once; one that has not
+///   is held (reported provisionally) until it has, at most its hold.
 ///
 /// Each event is reported in the hop it is classified in. When no rule can
 /// apply (a typed footstep that does not ring and is sure or has sure
