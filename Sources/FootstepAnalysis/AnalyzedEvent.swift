@@ -53,5 +53,5 @@ public struct AnalyzedEvent: Sendable, Equatable, Codable {
     }
 
     /// The label of the analysis CSV: the type for a footstep, `other` otherwise.
-    public var label: String { measurements.kind == .footstep ? measurements.type.rawValue : EventKind.other.rawValue }
+    public var label: String { measurements.kind.label(measurements.type) }
 }

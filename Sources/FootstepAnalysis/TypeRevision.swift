@@ -61,12 +61,6 @@ public struct TypeRevision: Sendable, Equatable, Codable {
 
     /// Whether the kind or the type differs from the reported one.
     public var changesLabel: Bool { kind != previousKind || type != previousType }
-
-    /// The analysis CSV's label after the revision: the type for a footstep, `other` otherwise.
-    public var label: String { kind == .footstep ? type.rawValue : EventKind.other.rawValue }
-
-    /// The analysis CSV's label before it.
-    public var previousLabel: String { previousKind == .footstep ? previousType.rawValue : EventKind.other.rawValue }
 }
 
 extension AnalyzedEvent {

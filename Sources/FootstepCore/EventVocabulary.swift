@@ -4,6 +4,12 @@
 public enum EventKind: String, Sendable, Codable, CaseIterable {
     case footstep
     case other
+
+    /// An event's label as counts, CSVs, the journal and `revised_from` name
+    /// it: `type` for a footstep, `other` otherwise.
+    public func label(_ type: FootstepType) -> String {
+        self == .footstep ? type.rawValue : rawValue
+    }
 }
 
 /// The footstep types footstepd reports. `unknown` is used when the

@@ -54,7 +54,7 @@ public struct ReportDocument: Sendable {
         self.integrity = integrity
         self.equipment = equipment
         let eventNotes = events.filter { !$0.notes.isEmpty && scope.contains($0.timestamp) }.map {
-            ReportDiaryItem(time: $0.timestamp, kind: .event, text: "event \($0.id.map(String.init) ?? "") (\($0.kind == .footstep ? $0.type.rawValue : "other")): \($0.notes)")
+            ReportDiaryItem(time: $0.timestamp, kind: .event, text: "event \($0.id.map(String.init) ?? "") (\($0.kind.label($0.type))): \($0.notes)")
         }
         self.diary = (diary.filter { scope.contains($0.time) } + eventNotes).sorted { $0.time < $1.time }
         let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }

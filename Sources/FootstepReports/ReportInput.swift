@@ -57,7 +57,7 @@ public struct ReportEvent: Sendable, Equatable {
     /// `other`, or the footstep's type, marked `*` if a revision changed it
     /// (``ReportDocument/revisionNote`` explains the mark).
     public var typeLabel: String {
-        let label = kind == .footstep ? type.rawValue : "other"
+        let label = kind.label(type)
         return revisedFrom == nil ? label : label + "*"
     }
 }

@@ -1,5 +1,4 @@
 import FootstepAnalysis
-import FootstepCore
 import FootstepStore
 import Foundation
 import Logging
@@ -56,8 +55,8 @@ struct RevisionQueue {
             let events = Dictionary(
                 ((try? database.events(ids: revisions.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
             for revision in revisions {
-                let from = Self.label(revision.previousKind, revision.previousType)
-                let to = Self.label(revision.kind, revision.type)
+                let from = revision.previousKind.label(revision.previousType)
+                let to = revision.kind.label(revision.type)
                 let why = revision.reason == Self.settlingReason ? "by the impacts around it" : "once its bout was heard"
                 logger.info(
                     "event \(revision.eventId) revised from \(from) to \(to) \(why), confidence \(String(format: "%.2f", revision.confidence))",
@@ -82,11 +81,6 @@ struct RevisionQueue {
                 pending.removeAll()
             }
         }
-    }
-
-    /// The label today's counts and the journal use: the type for a footstep, `other` otherwise.
-    static func label(_ kind: EventKind, _ type: FootstepType) -> String {
-        kind == .footstep ? type.rawValue : kind.rawValue
     }
 
     /// At the session's end: what could not be stored is said and dropped.

@@ -249,7 +249,7 @@ struct SessionSink {
 
     private mutating func didStore(_ event: EventRecord, status: StatusUpdate) {
         guard let id = event.id else { return }
-        let label = event.kind == .footstep ? event.type.rawValue : event.kind.rawValue
+        let label = event.kind.label(event.type)
         status {
             $0.storedEvents += 1
             $0.countToday(label: label, timestamp: event.timestamp)
@@ -350,7 +350,7 @@ struct SessionSink {
     }
 
     private func logEvent(id: Int64, _ event: NewEvent) {
-        let label = event.kind == .footstep ? event.type.rawValue : event.kind.rawValue
+        let label = event.kind.label(event.type)
         logger.info(
             "\(label) at \(event.timestamp.formatted(.iso8601)), \(String(format: "%.1f", event.laMax)) dB(A), confidence \(String(format: "%.2f", event.confidence))",
             metadata: [

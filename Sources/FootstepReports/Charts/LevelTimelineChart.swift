@@ -69,7 +69,7 @@ struct LevelTimelineChart {
             let colour: ReportColour = event.kind == .footstep ? .footstep : .other
             canvas.line(ex, bottom, ex, bottom + 3, colour: colour, width: 0.5)
             canvas.rectangle(x: ex - 1.2, y: py(event.laMax) - 1.2, width: 2.4, height: 2.4, fill: colour,
-                             tooltip: "\(clock.time(event.timestamp)) \(event.kind == .footstep ? event.type.rawValue : "other") \(String(format: "%.1f", event.laMax)) \(unit)")
+                             tooltip: "\(clock.time(event.timestamp)) \(event.kind.label(event.type)) \(String(format: "%.1f", event.laMax)) \(unit)")
         }
         canvas.line(left, bottom, right, bottom, colour: .muted, width: 0.6)
         canvas.text(unit, x: left + 2, y: top - 2, size: 6.5, colour: .muted, anchor: .start)

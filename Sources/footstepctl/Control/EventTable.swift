@@ -23,7 +23,7 @@ enum EventTable {
 
     /// `footstep/stomping` or `other`.
     static func label(_ event: EventResponse) -> String {
-        event.kind == .footstep ? event.type.rawValue : "other"
+        event.kind.label(event.type)
     }
 
     /// The unit of stored event levels: absolute once the microphone is

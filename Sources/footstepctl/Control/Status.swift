@@ -53,7 +53,7 @@ struct StatusPrinter {
         rows.append(("today", Self.todayLine(status.eventsToday)))
         if let event = status.lastEvent {
             rows.append(
-                ("last event", "#\(event.id) \(HumanFormat.time(event.timestamp)) \(event.kind == .footstep ? event.type.rawValue : "other") \(HumanFormat.decibels(event.laMax)) dB(A)"))
+                ("last event", "#\(event.id) \(HumanFormat.time(event.timestamp)) \(event.kind.label(event.type)) \(HumanFormat.decibels(event.laMax)) dB(A)"))
         }
         let capture = status.capture
         var health = "\(capture.overruns) overruns, \(capture.xruns) xruns"
