@@ -117,14 +117,19 @@ enum APILatencyBenchmark {
         return path
     }
 
-    /// Seconds from each event's onset to its arrival on the live stream.
+    /// Seconds from each event's onset to its first arrival on the live stream
+    /// (an event sent again with a revised label is not a new arrival).
     static func liveDelays(socket: String, seconds: Double) throws -> [Double] {
         let probe = try UnixHTTPProbe(path: socket)
         let end = Date().addingTimeInterval(seconds)
         var delays: [Double] = []
+        var latest: Int64 = 0
         try probe.stream(APIPaths.eventsLive) { line in
             let arrived = Date()
-            if let event = try? APIJSON.decoder.decode(EventResponse.self, from: line) {
+            if let event = try? APIJSON.decoder.decode(EventResponse.self, from: line), event.id > latest,
+                event.revisedFrom == nil
+            {
+                latest = event.id
                 delays.append(arrived.timeIntervalSince(event.timestamp))
             }
             return arrived < end

@@ -182,9 +182,40 @@ struct FootstepctlCommandTests {
             let watchedLine = try Self.ctl(["watch", "--count", "1"], socket: socket)
             #expect(watchedLine.stdout.contains(" dB(A) rel. "), "\(watchedLine.stdout)")
 
+            // The new event is the last line: a revision of an earlier one may come first.
             let watched = try Self.ctl(["watch", "--count", "1", "--json"], socket: socket)
-            let event = try Self.decode(EventResponse.self, watched)
+            #expect(watched.status == 0, "\(watched.stderr)")
+            let last = try #require(watched.stdout.split(separator: "\n").last)
+            let event = try APIJSON.decoder.decode(EventResponse.self, from: Data(last.utf8))
             #expect(try daemon.database.event(event.id)?.hash == event.hash)
+        }
+    }
+
+    /// A revision that changes an event's label reaches `watch` as the same
+    /// event again: a `revised` line naming the label before and after, not
+    /// counted as a new event.
+    @Test func watchShowsRevisedLabels() async throws {
+        try await APITestDaemon.with(scenario: "mixed:seed=7,duration=120,snr=15", speed: 8) { daemon in
+            let watched = try Self.ctl(["watch", "--count", "60"], socket: daemon.socketPath)
+            #expect(watched.status == 0, "\(watched.stderr)")
+            let lines = watched.stdout.split(separator: "\n").map(String.init)
+            let revised = lines.filter { $0.contains("  revised  ") }
+            #expect(lines.count - revised.count == 60, "\(watched.stdout)")
+            #expect(!revised.isEmpty, "no revision in \(lines.count) lines")
+            print("watch: \(revised.count) revised lines among \(lines.count), first: \(revised.first ?? "-")")
+            for line in revised {
+                // `12:00:03  #41  revised  other → heel_strike  conf 0.72`: the label now is the store's.
+                let words = line.split(separator: " ", omittingEmptySubsequences: true)
+                let idWord = try #require(words.first { $0.hasPrefix("#") }, "\(line)")
+                let id = try #require(Int64(idWord.dropFirst()), "\(line)")
+                let arrow = try #require(words.firstIndex(of: "→"), "\(line)")
+                let stored = try #require(try daemon.database.event(id))
+                #expect(words[arrow - 1] != words[arrow + 1], "\(line)")
+                #expect(
+                    lines.contains { $0.contains("  #\(id)  ") && !$0.contains("  revised  ") }
+                        || words[arrow - 1] == Substring(stored.kind.label(stored.type)),
+                    "a revision of an event before the watch began names its stored label: \(line)")
+            }
         }
     }
 

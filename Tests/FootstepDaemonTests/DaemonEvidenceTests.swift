@@ -101,8 +101,11 @@ struct DaemonEvidenceTests {
             #expect(Array(recording[offset..<(offset + clip.count)]) == clip)
         }
 
-        // Live: every event was published with its id (and its first label), in the order stored.
-        #expect(published.compactMap(\.id) == events.compactMap(\.id).sorted() && published.count == events.count)
+        // Live: every event was published with its id (and its first label), in the order stored,
+        // and again only when a revision changed its label.
+        let firsts = LivePublications(published)
+        #expect(firsts.newEvents.compactMap(\.id) == events.compactMap(\.id).sorted())
+        #expect(firsts.newEvents.allSatisfy { $0.revisedKind == nil && $0.revisedType == nil })
         // Status: events today by label, the last event, counters.
         let status = daemon.status
         var expected: [String: Int] = [:]
@@ -127,7 +130,14 @@ struct DaemonEvidenceTests {
         let (group, daemon) = DaemonApplication.build(
             configuration: configuration, source: .demo(scenario: scenario), options: DaemonOptions(stateDirectory: state),
             logger: DaemonTestSupport.quietLogger, handleSignals: false, controlSocket: false)
+        let live = try #require(daemon.liveEvents.subscribe())
+        let collector = Task {
+            var received: [EventRecord] = []
+            for await event in live { received.append(event) }
+            return received
+        }
         try await group.run()
+        let publications = LivePublications(await collector.value)
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         let session = try #require(try database.sessions().first?.session)
@@ -163,6 +173,22 @@ struct DaemonEvidenceTests {
             #expect(event.currentConfidence == twin.confidence, "event at frame \(event.frameOffset)")
         }
         #expect(compared == events.count, "\(compared) of \(events.count) stored events found by analyze")
+        // The live feed sent each event once with its first label, and again after each batch of
+        // revisions that changed its label: its last publication has the label the store has now.
+        #expect(publications.newEvents.compactMap(\.id) == events.compactMap(\.id).sorted())
+        let relabelled = events.filter { $0.currentKind.label($0.currentType) != $0.kind.label($0.type) }
+        #expect(!relabelled.isEmpty)
+        for event in events {
+            let sent = publications.all.filter { $0.id == event.id }
+            #expect(sent.last?.currentKind == event.currentKind, "event \(event.id!)")
+            #expect(sent.last?.currentType == event.currentType, "event \(event.id!)")
+            for (before, after) in zip(sent, sent.dropFirst()) {
+                #expect(
+                    before.currentKind.label(before.currentType) != after.currentKind.label(after.currentType),
+                    "event \(event.id!) sent again without a new label")
+            }
+        }
+        #expect(publications.revisions.count >= relabelled.count)
         // Today's counts follow the revisions.
         var expected: [String: Int] = [:]
         for event in events { expected[event.currentKind == .footstep ? event.currentType.rawValue : "other", default: 0] += 1 }
@@ -225,5 +251,27 @@ struct DaemonEvidenceTests {
             #expect(reading.band == LevelBand(levelDB: reading.lafDB))
             #expect(!reading.calibrated)
         }
+    }
+}
+
+/// What a live-feed subscriber received: each event first as stored, then
+/// again (the same id) when a revision changed its label.
+struct LivePublications {
+    let all: [EventRecord]
+
+    init(_ all: [EventRecord]) {
+        self.all = all
+    }
+
+    /// The first publication of each event, in the order received.
+    var newEvents: [EventRecord] {
+        var seen = Set<Int64>()
+        return all.filter { seen.insert($0.id!).inserted }
+    }
+
+    /// The publications after an event's first.
+    var revisions: [EventRecord] {
+        var seen = Set<Int64>()
+        return all.filter { !seen.insert($0.id!).inserted }
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 
 /// `GET /v1/levels/live` and `GET /v1/events/live`: newline-delimited JSON over
 /// a chunked response, one object per line, an empty line every
-/// `heartbeat` seconds when nothing else was sent.
+/// `heartbeat` seconds when nothing else was sent. An event comes once with
+/// its first label and again, with the same id, each time a revision changes
+/// its label.
 ///
 /// A subscriber never slows the daemon: the broadcast drops a subscriber that
 /// falls behind (the response then ends), and a write that stays blocked for

@@ -7,7 +7,10 @@ import Logging
 /// gait context settles provisional events and the bout reviser names types
 /// again, stored in one transaction once their events are (a revision finds
 /// its event by onset frame; one that changes nothing is not stored), each
-/// logged and moving today's counts; kept and retried while the store refuses.
+/// logged and moving today's counts; an event whose label changed is
+/// published live again with its current label (and `revised_from`) and
+/// replaces the status's last event when it is that one; kept and retried
+/// while the store refuses.
 ///
 /// - Note: Used by the service's task only, through ``SessionSink``.
 struct RevisionQueue {
@@ -42,10 +45,12 @@ struct RevisionQueue {
                 reason: revision.settles ? Self.settlingReason : nil))
     }
 
-    /// Appends the pending revisions (each hashed onto its event), logs each and
-    /// moves today's count; on a refusal keeps them for the next call, said once
-    /// and then every 100th attempt.
-    mutating func store(status: StatusUpdate) {
+    /// Appends the pending revisions (each hashed onto its event), logs each,
+    /// moves today's count and hands every event whose label changed, as now
+    /// stored, to `publish` (once, however many of its revisions were stored);
+    /// on a refusal keeps them for the next call, said once and then every
+    /// 100th attempt.
+    mutating func store(status: StatusUpdate, publish: (EventRecord) -> Void) {
         guard !pending.isEmpty else { return }
         do {
             let revisions = try database.reviseTypes(pending, sessionId: sessionId, reason: Self.reason)
@@ -54,6 +59,8 @@ struct RevisionQueue {
             guard !revisions.isEmpty else { return }
             let events = Dictionary(
                 ((try? database.events(ids: revisions.map(\.eventId))) ?? []).map { ($0.id!, $0) }) { first, _ in first }
+            // Each event's label before this batch, in the order first revised.
+            var before: [(id: Int64, label: String)] = []
             for revision in revisions {
                 let from = revision.previousKind.label(revision.previousType)
                 let to = revision.kind.label(revision.type)
@@ -66,7 +73,14 @@ struct RevisionQueue {
                     ]) { $1 })
                 if from != to, let timestamp = events[revision.eventId]?.timestamp {
                     status { $0.recountToday(from: from, to: to, timestamp: timestamp) }
+                    if !before.contains(where: { $0.id == revision.eventId }) { before.append((revision.eventId, from)) }
                 }
+            }
+            for (id, label) in before {
+                guard let event = events[id] else { continue }
+                status { if $0.lastEvent?.id == id { $0.lastEvent = event } }
+                // Revised and revised back within the batch: nothing new to say.
+                if event.currentKind.label(event.currentType) != label { publish(event) }
             }
             stored += revisions.count
         } catch {

@@ -228,7 +228,7 @@ struct SessionSink {
         }
         // Only once their events are stored: a revision finds its event by onset frame.
         if pendingEvents.isEmpty {
-            revisions.store(status: status)
+            revisions.store(status: status, publish: feeds.events.publish)
             settle(status: status)
         }
         if levels, !pendingLevels.isEmpty {
