@@ -48,7 +48,7 @@ enum EventTable {
 
     /// The line for `watch` when an event comes again with a new label:
     /// `12:00:03  #41  revised  other → heel_strike  conf 0.72`.
-    static func revisionLine(_ event: EventResponse, was previous: String, terminal: Terminal, unit: String) -> String {
+    static func revisionLine(_ event: EventResponse, was previous: String, terminal: Terminal) -> String {
         let type = label(event)
         return "\(HumanFormat.clock(event.timestamp))  #\(event.id)  \(terminal.paint("revised", .grey))  \(previous) → "
             + "\(terminal.paint(type, event.kind == .footstep ? .bold : .grey))  conf \(HumanFormat.fraction(event.confidence))"

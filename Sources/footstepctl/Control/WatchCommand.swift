@@ -46,7 +46,7 @@ extension FootstepCtl {
                         OutputOptions.printJSON(line)
                     } else if let previous {
                         Terminal.write(
-                            EventTable.revisionLine(event, was: previous.text, terminal: terminal, unit: unit) + "\n")
+                            EventTable.revisionLine(event, was: previous.text, terminal: terminal) + "\n")
                     } else {
                         Terminal.write(EventTable.line(event, terminal: terminal, unit: unit) + "\n")
                     }
