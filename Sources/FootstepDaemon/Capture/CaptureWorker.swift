@@ -48,6 +48,7 @@ final class CaptureWorker: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let pauseRequested = Atomic<Bool>(false)
     private let audioSuspended = Atomic<Bool>(false)
+    private let meterWatched = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)
     private let frames = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
@@ -89,6 +90,18 @@ final class CaptureWorker: @unchecked Sendable {
     /// While suspended (free disk space below the reserve), audio files are not
     /// written; analysis, events, levels and clips go on.
     func setAudioSuspended(_ suspended: Bool) { audioSuspended.store(suspended, ordering: .releasing) }
+    /// While someone watches the live meter, meter readings wake the service
+    /// within ``promptReportInterval``; otherwise they wait up to
+    /// ``quietReportInterval`` for the service's own timers (events and
+    /// revisions always wake it at once).
+    func setMeterWatched(_ watched: Bool) { meterWatched.store(watched, ordering: .relaxed) }
+
+    /// The longest a meter reading or level interval waits for the service
+    /// while the live meter is watched…
+    static let promptReportInterval = Duration.milliseconds(20)
+    /// …and while it is not: the capture thread then wakes the service about
+    /// once a second instead of once per block of audio.
+    static let quietReportInterval = Duration.seconds(1)
 
     /// Everything reported since the last call, in order.
     func takeReports() -> [CaptureReport] {
@@ -179,7 +192,8 @@ final class CaptureWorker: @unchecked Sendable {
         var skipped: Int64 = 0
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
-        var batchHasEvent = false
+        // Events and revisions wake the service at once (live subscribers wait for them).
+        var batchIsUrgent = false
         var lastSignal = ContinuousClock.now - .seconds(1)
 
         func handle(_ output: AnalysisOutput) {
@@ -189,7 +203,7 @@ final class CaptureWorker: @unchecked Sendable {
                 let timestamp = writer.time(ofFrame: event.onsetFrame)
                 let provisional = if case .provisional = output { true } else { false }
                 batch.append(.event(event, timestamp: timestamp, provisional: provisional))
-                batchHasEvent = true
+                batchIsUrgent = true
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):
                 levels.startFrame += skipped
@@ -197,6 +211,7 @@ final class CaptureWorker: @unchecked Sendable {
             case var .revision(revision):
                 revision.onsetFrame += skipped
                 batch.append(.revision(revision))
+                batchIsUrgent = true
             }
         }
 
@@ -271,14 +286,17 @@ final class CaptureWorker: @unchecked Sendable {
             if !batch.isEmpty {
                 reports.withLock { $0.append(contentsOf: batch) }
                 batch.removeAll(keepingCapacity: true)
-                // Events at once (live subscribers wait for them); meter readings and
-                // level intervals at most every 20 ms (a fast file would wake it per block).
+                // Events and revisions at once; meter readings and level intervals at most
+                // every 20 ms while the meter is watched (a fast file would wake it per
+                // block), otherwise with the service's own timers.
                 let now = ContinuousClock.now
-                if batchHasEvent || now - lastSignal >= .milliseconds(20) {
+                let interval =
+                    meterWatched.load(ordering: .relaxed) ? Self.promptReportInterval : Self.quietReportInterval
+                if batchIsUrgent || now - lastSignal >= interval {
                     wakeup.signal()
                     lastSignal = now
                 }
-                batchHasEvent = false
+                batchIsUrgent = false
             }
         }
         pipeline.finish { handle($0) }

@@ -153,6 +153,7 @@ extension FootstepDaemonService {
                 requestStop("the monitoring window closed")
             }
             let finished = worker.isFinished
+            worker.setMeterWatched(liveLevels.subscriberCount > 0)
             sink.handle(worker.takeReports(), status: update)
             // Events at once (live subscribers wait for them), levels in batches.
             sink.flush(levels: timers.due(.flush, at: now) || finished, status: update)
