@@ -50,20 +50,7 @@ def chains(events, length=4, level_db=6.0, timbre_db=8.0, spread=0.012):
                 break
             if d < walk_study.INTERVALS[0] or not alike(i, j):
                 continue
-            chain = [i, j]
-            while True:
-                interval = t[chain[-1]] - t[chain[-2]]
-                target = t[chain[-1]] + interval
-                best = None
-                for m in range(chain[-1] + 1, n):
-                    if t[m] > target + walk_study.TOLERANCE * interval:
-                        break
-                    if abs(t[m] - target) <= walk_study.TOLERANCE * interval and alike(chain[-1], m) \
-                            and (best is None or abs(t[m] - target) < abs(t[best] - target)):
-                        best = m
-                if best is None:
-                    break
-                chain.append(best)
+            chain = walk_study.extend_chain([i, j], t, alike)
             if len(chain) >= length and not set(chain) <= covered:
                 gaps = np.diff(t[chain])
                 if np.std(gaps) / np.mean(gaps) >= spread:

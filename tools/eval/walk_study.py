@@ -98,6 +98,25 @@ def run(footstepctl, model, gt, work, rules_options):
     return dets, shipped
 
 
+def extend_chain(chain, t, alike):
+    """`chain` (two or more detection indices) extended while a next detection falls within TOLERANCE of the
+    last interval, at an interval within INTERVALS, and is `alike(last, next)`; the nearest such one each time."""
+    n = len(t)
+    while True:
+        interval = t[chain[-1]] - t[chain[-2]]
+        target = t[chain[-1]] + interval
+        best = None
+        for m in range(chain[-1] + 1, n):
+            if t[m] > target + TOLERANCE * interval:
+                break
+            if abs(t[m] - target) <= TOLERANCE * interval and INTERVALS[0] <= t[m] - t[chain[-1]] <= INTERVALS[1] \
+                    and alike(chain[-1], m) and (best is None or abs(t[m] - target) < abs(t[best] - target)):
+                best = m
+        if best is None:
+            return chain
+        chain.append(best)
+
+
 def walks(events, length, level_db, timbre_db, spread, mean_p=0.0, hindsight=False):
     """Indices of the detections that belong to a walk (see the module's doc)."""
     t = np.array([e["onset_s"] for e in events])
@@ -117,20 +136,7 @@ def walks(events, length, level_db, timbre_db, spread, mean_p=0.0, hindsight=Fal
                 break
             if d < INTERVALS[0] or not alike(i, j):
                 continue
-            chain = [i, j]
-            while True:
-                interval = t[chain[-1]] - t[chain[-2]]
-                target = t[chain[-1]] + interval
-                best = None
-                for m in range(chain[-1] + 1, n):
-                    if t[m] > target + TOLERANCE * interval:
-                        break
-                    if abs(t[m] - target) <= TOLERANCE * interval and INTERVALS[0] <= t[m] - t[chain[-1]] <= INTERVALS[1] \
-                            and alike(chain[-1], m) and (best is None or abs(t[m] - target) < abs(t[best] - target)):
-                        best = m
-                if best is None:
-                    break
-                chain.append(best)
+            chain = extend_chain([i, j], t, alike)
             if len(chain) >= length:
                 gaps = np.diff(t[chain])
                 if np.std(gaps) / np.mean(gaps) >= spread and np.mean(p[chain]) >= mean_p:
