@@ -52,6 +52,19 @@ public struct AnalysisConfiguration: Sendable, Equatable {
         maximumEventDelay + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
     }
 
+    /// The longest time, seconds, from a bout's last footstep's onset to the
+    /// revision that names its steps' types again from the whole bout: the
+    /// bout ends `boutGap` after it, once no held event can still join it
+    /// (`BoutReviser`; a model without a bout typer makes none).
+    public var maximumBoutRevisionDelay: Double {
+        guard gaitContext else { return 0 }
+        return maximumEventDelay + Self.boutGap + GaitContextRefiner.holdSeconds(walks: walks)
+            + GaitContextRefiner.crowdingGap
+    }
+
+    /// Footsteps less than this many seconds apart are one bout (`BoutReviser.boutGap`).
+    public static var boutGap: Double { BoutReviser.boutGap }
+
     func detectorConfiguration(sampleRate: Double) -> OnsetDetectorConfiguration {
         var configuration = OnsetDetectorConfiguration(sampleRate: sampleRate)
         configuration.threshold = detectorThreshold

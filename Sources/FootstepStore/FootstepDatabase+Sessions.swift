@@ -179,6 +179,14 @@ extension FootstepDatabase {
         }
     }
 
+    /// A session's events with onsets (`frameOffset`) at or after `frame`, by onset.
+    public func events(session sessionId: Int64, fromFrame frame: Int64) throws(StoreError) -> [EventRecord] {
+        try read { db in
+            try EventRecord.filter(EventRecord.Columns.sessionId == sessionId && EventRecord.Columns.frameOffset >= frame)
+                .order(EventRecord.Columns.frameOffset, EventRecord.Columns.id).fetchAll(db)
+        }
+    }
+
     /// The latest instant covered by a session's written data: the end of its last
     /// event, last level minute or last audio file (start + frames / rate), whichever
     /// is latest; nil if it has none.

@@ -14,9 +14,9 @@ import Testing
 @Suite struct TailRecoveryTests {
     @Test func theEventsTheKillCaughtAreAppendedWithANote() throws {
         let directory = try TemporaryDirectory()
-        // 40 s of a walk, written as the daemon writes its rolling file.
+        // 2 minutes of a walk, written as the daemon writes its rolling file.
         let path = directory.appending("session-1.wav")
-        let source = try SyntheticSource(spec: "walking:seed=4,duration=40")
+        let source = try SyntheticSource(spec: "walking:seed=4,duration=120")
         let writer = try AudioFileWriter(path: path, format: source.format, container: .wav)
         var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
         var frames: Int64 = 0
@@ -32,10 +32,10 @@ import Testing
         let analysis = AnalysisConfiguration()
         let clean = try FileAnalysis.analyse(path: path, configuration: analysis).events
         try #require(clean.count > 20)
-        // The kill came after the first half of the events was stored, all but one: the
+        // The kill came after seven eighths of the events were stored, all but one: the
         // recovery does not count on the store missing only a tail (an event is reported up
         // to `maximumEventDelay` after its onset).
-        let keep = clean.count / 2
+        let keep = clean.count * 7 / 8
         let held = keep - 2
         let lead = Double(clean[keep - 1].onsetFrame - clean[held].onsetFrame) / 16000
         try #require(lead > 0.2 && lead < analysis.maximumEventDelay)
@@ -59,8 +59,9 @@ import Testing
 
         let stored = try database.events(EventFilter(sessionId: session.id!, limit: EventFilter.maximumLimit)).items
         let appended = stored.filter { $0.notes == TailRecovery.note }
-        #expect(recovered == appended.count)
-        // The tail is analysed from 20 s before the last stored event: the same events come out,
+        #expect(recovered.events == appended.count)
+        #expect(recovered.labels == 0, "the stored labels were the clean analysis's")
+        // The tail is analysed from 80 s before the last stored event: the same events come out,
         // at the same frames (within a detector frame), with the same labels; the held one too.
         let missing = [clean[held]] + clean.suffix(from: keep)
         #expect(abs(appended.count - missing.count) <= 1, "recovered \(appended.count) of \(missing.count)")
@@ -76,6 +77,120 @@ import Testing
         #expect(appended.allSatisfy { $0.frameOffset > clean[held - 1].onsetFrame }, "nothing stored is appended again")
         #expect(try database.verifyChain().isIntact)
         // A second start-up finds nothing more to recover.
-        #expect(try recovery.recover(session: session.id!) == 0)
+        #expect(try recovery.recover(session: session.id!) == TailRecovery.Recovered())
+    }
+
+    /// A kill in the middle of a walk: the events were stored with their live labels and
+    /// the revisions made so far, but the settlements still held and the bout revision of
+    /// the walk in progress were lost. Start-up settles them as a clean stop would have.
+    @Test func theLabelsTheKillLeftPendingAreSettledAsACleanStopWould() throws {
+        let directory = try TemporaryDirectory()
+        let source = try SyntheticSource(spec: "mixed:seed=7,duration=70,snr=15")
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+        while true {
+            let count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if count == 0 { break }
+            samples += buffer[..<(count * source.format.channels)]
+        }
+        source.close()
+        let format = source.format
+        let analysis = AnalysisConfiguration()
+        let classifier = { try FootstepModelClassifier(model: FootstepModel.bundled()) }
+
+        /// What the daemon had stored when killed after `frames`: every event with its first
+        /// label, every revision reported by then, and so each event's label at the kill;
+        /// and the labels a clean stop there ends with.
+        struct Kill {
+            var frames = 0
+            var first: [AnalyzedEvent] = []
+            var revisions: [TypeRevision] = []
+            var atKill: [AnalyzedEvent] = []
+            var stopped: [AnalyzedEvent] = []
+            var pending: Int { zip(atKill, stopped).filter { $0.label != $1.label }.count }
+        }
+        func kill(after frames: Int) throws -> Kill {
+            var pipeline = try AnalysisPipeline(format: format, configuration: analysis, classifier: classifier())
+            var result = Kill(frames: frames)
+            func collect(_ output: AnalysisOutput) {
+                switch output {
+                case let .event(event), let .provisional(event):
+                    result.first.append(event)
+                    result.stopped.append(event)
+                case let .revision(revision):
+                    result.revisions.append(revision)
+                    if let index = result.stopped.firstIndex(where: { $0.onsetFrame == revision.onsetFrame }) {
+                        result.stopped[index].apply(revision)
+                    }
+                case .levels: break
+                }
+            }
+            samples.withUnsafeBufferPointer { all in
+                var frame = 0
+                while frame < frames {
+                    let count = min(4096, frames - frame)
+                    let block = UnsafeBufferPointer(rebasing: all[(frame * format.channels)..<((frame + count) * format.channels)])
+                    pipeline.process(block, frames: count) { collect($0) }
+                    frame += count
+                }
+            }
+            let (first, revisions, atKill) = (result.first, result.revisions, result.stopped)
+            pipeline.finish { collect($0) }
+            (result.first, result.revisions, result.atKill) = (first, revisions, atKill)
+            return result
+        }
+
+        // The kill: the moment in the second half with the most labels still to change.
+        var best: Kill?
+        for seconds in stride(from: 44, through: 60, by: 4) {
+            let candidate = try kill(after: seconds * format.sampleRate)
+            if candidate.pending > (best?.pending ?? 0) { best = candidate }
+        }
+        let kill = try #require(best, "no moment of the walk with a label pending")
+        try #require(kill.pending >= 2)
+        let path = directory.appending("killed.wav")
+        let writer = try AudioFileWriter(path: path, format: format, container: .wav)
+        try samples.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(kill.frames * format.channels)])) }
+        try writer.close()
+
+        let database = try FootstepDatabase.open(path: directory.appending("footstepd.db"))
+        let startedAt = Date(timeIntervalSince1970: 1_790_000_000)
+        let session = try database.createSession(startedAt: startedAt, device: "demo", sampleRate: format.sampleRate)
+        let file = try database.addAudioFile(
+            sessionId: session.id!, path: path, startedAt: startedAt, startFrame: 0, sampleRate: format.sampleRate, format: .wav)
+        try database.updateAudioFileFrames(file.id!, frames: Int64(kill.frames), bytes: 0)
+        _ = try database.appendEvents(
+            kill.first.map {
+                NewEvent(
+                    $0, sessionId: session.id!, audioFileId: file.id, frameOffset: $0.onsetFrame,
+                    timestamp: NewEvent.timestamp(anchor: startedAt, frameOffset: $0.onsetFrame, sampleRate: format.sampleRate))
+            })
+        _ = try database.reviseTypes(
+            kill.revisions.map {
+                NewTypeRevision(
+                    frameOffset: $0.onsetFrame, kind: $0.kind, type: $0.type, confidence: $0.confidence,
+                    reason: $0.settles ? RevisionQueue.settlingReason : RevisionQueue.reason)
+            }, sessionId: session.id!, reason: RevisionQueue.reason)
+        func storedLabels() throws -> [String] {
+            try database.events(session: session.id!, fromFrame: 0).map { $0.currentKind.label($0.currentType) }
+        }
+        let before = try storedLabels()
+        #expect(zip(before, kill.stopped).filter { $0 != $1.label }.count == kill.pending)
+        let unreported = kill.stopped.count - kill.first.count
+
+        let recovery = TailRecovery(
+            database: database, analysis: analysis, model: { try FootstepModel.bundled() },
+            logger: DaemonTestSupport.quietLogger)
+        let recovered = try recovery.recover(session: session.id!)
+        // The tail's analysis (from the file's start, as the live one) ends with the clean
+        // stop's events and labels.
+        #expect(recovered == TailRecovery.Recovered(events: unreported, labels: kill.pending))
+        #expect(try storedLabels() == kill.stopped.map(\.label))
+        let revisions = try database.revisions(ofEvents: database.events(session: session.id!, fromFrame: 0).map { $0.id! })
+        #expect(revisions.filter { $0.reason == TailRecovery.labelReason }.count == kill.pending)
+        #expect(try database.verifyChain().isIntact)
+        #expect(try database.verifyRevisions().isIntact)
+        // A second start-up finds nothing more to do.
+        #expect(try recovery.recover(session: session.id!) == TailRecovery.Recovered())
     }
 }

@@ -164,7 +164,7 @@ public final class FootstepDaemonService: Service, Sendable {
             database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
             analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
-            logger: logger
+            storeInterval: options.flushInterval, logger: logger
         ).run()
         control.withLock {
             $0.database = database

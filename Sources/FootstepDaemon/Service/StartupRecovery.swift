@@ -13,8 +13,9 @@ import Logging
 ///    header lengths, FLAC re-encoded to a finalised file) and closes them
 ///    with their SHA-256;
 /// 3. with a ``TailRecovery``, analyses the end of each open session's last
-///    audio file and stores the events after its last stored one (the kill
-///    lost them in memory; their audio was on disk);
+///    audio file, stores the events after its last stored one and settles the
+///    labels the kill left pending (it lost them in memory; their audio was on
+///    disk);
 /// 4. ends every session left `recording`/`paused` as `interrupted` at the end
 ///    of its last written data (taking the repaired files' true ends into account);
 /// 5. gives the interrupted sessions' events their clips: a clip file written
@@ -31,6 +32,8 @@ public struct StartupRecovery {
         public var recoveredClips = 0
         /// Events found in the audio after each interrupted session's last stored event, by session.
         public var recoveredEvents: [Int64: Int] = [:]
+        /// Stored events whose pending settlement or bout revision was made at start-up, by session.
+        public var settledLabels: [Int64: Int] = [:]
     }
 
     let database: FootstepDatabase
@@ -45,10 +48,12 @@ public struct StartupRecovery {
     ///   - analysis, model: The pipeline that analyses the
     ///     interrupted sessions' audio tails; `model` is called only when a
     ///     session was left open. Without it, tails are not analysed.
+    ///   - storeInterval: Seconds between the daemon's store writes
+    ///     (`DaemonOptions.flushInterval`), the most a settlement waited for the store.
     public init(
         database: FootstepDatabase, audioDirectory: String, clipDirectory: String? = nil, clipBefore: Double = 2,
         clipAfter: Double = 3, analysis: AnalysisConfiguration = AnalysisConfiguration(), model: (() throws -> FootstepModel)? = nil,
-        logger: Logger
+        storeInterval: Double = 1, logger: Logger
     ) {
         self.database = database
         self.audioDirectory = audioDirectory
@@ -56,7 +61,7 @@ public struct StartupRecovery {
         self.clipBefore = clipBefore
         self.clipAfter = clipAfter
         self.tail = model.map {
-            TailRecovery(database: database, analysis: analysis, model: $0, logger: logger)
+            TailRecovery(database: database, analysis: analysis, model: $0, storeInterval: storeInterval, logger: logger)
         }
         self.logger = logger
     }
@@ -91,7 +96,9 @@ public struct StartupRecovery {
             for summary in try database.sessions() where summary.session.status.isOpen {
                 let id = summary.session.id!
                 do {
-                    report.recoveredEvents[id] = try tail.recover(session: id)
+                    let recovered = try tail.recover(session: id)
+                    report.recoveredEvents[id] = recovered.events
+                    report.settledLabels[id] = recovered.labels
                 } catch {
                     logger.error("session \(id): the audio after its last stored event could not be analysed: \(error)")
                 }

@@ -5,23 +5,38 @@ import FootstepStore
 import Foundation
 import Logging
 
-/// Finds the events a kill lost: those the pipeline had detected, or not yet
-/// reached, while their audio was already on disk. Start-up recovery runs it
-/// for each interrupted session after repairing its files: the end of the
-/// session's last audio file, from a little before its last stored event, goes
+/// Finds what a kill lost of the analysis of audio already on disk: the
+/// events the pipeline had detected, or not yet reached, and the labels it
+/// had not yet settled. Start-up recovery runs it for each interrupted
+/// session after repairing its files: the end of the session's last audio
+/// file, from `lead` before its last stored event (the minute of sure
+/// footsteps the gait context compares with, and a held event's wait), goes
 /// through the same pipeline (model, calibration, equalizer, minimum
-/// confidence: `analysis`), and the events it finds that were not stored are
-/// appended to the chain with a note saying they were recovered. Events leave
-/// the pipeline in onset order, each within
-/// `AnalysisConfiguration.maximumEventDelay` of its onset, and are stored in
-/// batches: every onset from that long before the last stored one on is
-/// compared with the stored ones. Settlements of provisional events the kill
-/// caught are not made again (the tail has less context than the live
-/// analysis had): those events keep their first label.
+/// confidence: `analysis`) to its end, as a clean stop would.
+///
+/// - **Events**: those it finds that were not stored are appended to the
+///   chain with a note saying they were recovered. Events leave the pipeline
+///   in onset order, each within `AnalysisConfiguration.maximumEventDelay` of
+///   its onset, and are stored in batches: every onset from that long before
+///   the last stored one on is compared with the stored ones.
+/// - **Labels**: a stored event whose settlement (gait context, up to
+///   `maximumSettlementDelay` after its onset) or bout revision (up to
+///   `maximumBoutRevisionDelay` after its bout's last step) could still have
+///   been pending at the kill gets the label the tail's analysis ends with,
+///   as an appended revision hashed onto the event (``labelReason``), when
+///   that differs from its current one. An event whose bout revision was
+///   stored keeps its label; one whose settlement was stored only takes a
+///   new type of the same kind from its bout.
 struct TailRecovery {
-    /// Seconds analysed before the last stored event, so the detector knows
-    /// the background when it reaches the unstored part.
-    static let lead = 20.0
+    /// Seconds analysed before the last stored event: the minute of sure
+    /// footsteps the gait context compares a doubtful impact with, and
+    /// `warmUp`.
+    static let lead = 80.0
+    /// Seconds at the start of the tail whose stored events keep their labels:
+    /// the detector learns the background and the features' onset history
+    /// fills (unless the tail starts where the session's file does, as the
+    /// live analysis did).
+    static let warmUp = 20.0
     /// The most audio analysed: the pipeline delays an event by seconds at most
     /// and the store is written every second, so anything older was stored.
     static let longestTail = 300.0
@@ -29,19 +44,32 @@ struct TailRecovery {
     static let sameEventSeconds = 0.05
     /// The note of a recovered event.
     static let note = "recovered at start-up from the audio recorded before an interruption"
+    /// The reason of a label the kill kept from being settled, named at start-up.
+    static let labelReason = "start-up recovery: the label settled from the audio recorded before an interruption"
+
+    /// What one session's tail gave back.
+    struct Recovered: Equatable {
+        /// Events appended.
+        var events = 0
+        /// Stored events whose label was revised.
+        var labels = 0
+    }
 
     let database: FootstepDatabase
     let analysis: AnalysisConfiguration
     /// Loads the classifier's model (only when there is a tail to analyse).
     let model: () throws -> FootstepModel
+    /// Seconds between the daemon's store writes (`DaemonOptions.flushInterval`):
+    /// a settlement made that long before the kill may not have been stored.
+    var storeInterval: Double = 1
     let logger: Logger
 
-    /// Analyses the tail of `session`'s last audio file and stores the events
-    /// after its last stored event; returns how many.
-    func recover(session sessionId: Int64) throws -> Int {
+    /// Analyses the tail of `session`'s last audio file, stores the events
+    /// after its last stored event and settles the labels the kill left pending.
+    func recover(session sessionId: Int64) throws -> Recovered {
         guard let file = try database.audioFiles(session: sessionId).max(by: { $0.startFrame < $1.startFrame }),
             file.frames > 0, FileManager.default.fileExists(atPath: file.path)
-        else { return 0 }
+        else { return Recovered() }
         let rate = Double(file.sampleRate)
         let fileEnd = file.startFrame + file.frames
         let lastStored = try database.lastEventFrame(session: sessionId)
@@ -54,12 +82,17 @@ struct TailRecovery {
         try source.seek(toFrame: Int(start - file.startFrame))
         let result = try FileAnalysis.analyse(
             source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model()))
+        let tail = result.events.map { (frame: start + $0.onsetFrame, event: $0) }
         let same = Int64(Self.sameEventSeconds * rate)
+        var recovered = Recovered()
+        recovered.labels = try settleLabels(
+            session: sessionId, tail: tail, from: start == file.startFrame ? start : start + Int64(Self.warmUp * rate),
+            fileEnd: fileEnd, rate: rate)
+
         // Anything earlier had left the pipeline, and was stored, before the last stored event did.
         let unsettled = lastStored.map { $0 - Int64(analysis.maximumEventDelay * rate) } ?? start
         let stored = try database.eventFrames(session: sessionId, from: unsettled - same)
-        let events: [NewEvent] = result.events.compactMap { event in
-            let frame = start + event.onsetFrame
+        let events: [NewEvent] = tail.compactMap { frame, event in
             guard frame >= unsettled, frame < fileEnd, !Self.contains(stored, within: same, of: frame) else { return nil }
             return NewEvent(
                 event, sessionId: sessionId, audioFileId: file.id, frameOffset: frame,
@@ -67,12 +100,71 @@ struct TailRecovery {
                     anchor: file.startedAt, anchorFrame: file.startFrame, frameOffset: frame, sampleRate: file.sampleRate),
                 notes: Self.note)
         }
-        guard !events.isEmpty else { return 0 }
-        try database.appendEvents(events)
-        logger.notice(
-            "session \(sessionId): \(events.count) events recovered from the last \(String(format: "%.1f", Double(fileEnd - start) / rate)) s of \(file.path)",
-            metadata: ["footstep.session": "\(sessionId)"])
-        return events.count
+        if !events.isEmpty {
+            try database.appendEvents(events)
+            recovered.events = events.count
+        }
+        if recovered != Recovered() {
+            logger.notice(
+                "session \(sessionId): \(recovered.events) events recovered and \(recovered.labels) labels settled from the last \(String(format: "%.1f", Double(fileEnd - start) / rate)) s of \(file.path)",
+                metadata: ["footstep.session": "\(sessionId)"])
+        }
+        return recovered
+    }
+
+    /// Revises the stored events at or after `from` whose settlement or bout
+    /// revision may have been pending at the kill (the stream ended at
+    /// `fileEnd`) to the label their twin in `tail` ends with; returns how many.
+    private func settleLabels(
+        session sessionId: Int64, tail: [(frame: Int64, event: AnalyzedEvent)], from: Int64, fileEnd: Int64, rate: Double
+    ) throws -> Int {
+        // Settlements made this long before the end may not have been stored…
+        var pendingFrom = fileEnd - Int64((analysis.maximumSettlementDelay + storeInterval) * rate)
+        // …nor the revision of a bout whose last step is this recent: all its steps wait for it
+        // (a later bout's first step may have been held too, so an earlier bout can still be open).
+        let boutPendingFrom = fileEnd - Int64((analysis.maximumBoutRevisionDelay + storeInterval) * rate)
+        let footsteps = tail.filter { $0.event.kind == .footstep }.map(\.frame)
+        let gap = Int64(AnalysisConfiguration.boutGap * rate)
+        if let last = footsteps.firstIndex(where: { $0 >= boutPendingFrom }) {
+            var first = last
+            while first > 0 && footsteps[first] - footsteps[first - 1] < gap { first -= 1 }
+            pendingFrom = min(pendingFrom, footsteps[first])
+        }
+        pendingFrom = max(pendingFrom, from)
+        let same = Int64(Self.sameEventSeconds * rate)
+        let stored = try database.events(session: sessionId, fromFrame: pendingFrom - same)
+        guard !stored.isEmpty else { return 0 }
+        let revisions = Dictionary(grouping: try database.revisions(ofEvents: stored.map { $0.id! }), by: \.eventId)
+        var settled: [NewTypeRevision] = []
+        for event in stored {
+            guard event.frameOffset >= pendingFrom, let twin = Self.nearest(in: tail, to: event.frameOffset, within: same)
+            else { continue }
+            let history = revisions[event.id!] ?? []
+            // A stored bout revision: nothing was pending.
+            if history.contains(where: { $0.reason == RevisionQueue.reason }) { continue }
+            // A stored settlement: only the bout's type was pending.
+            if !history.isEmpty && twin.kind != event.currentKind { continue }
+            guard twin.kind != event.currentKind || twin.type != event.currentType else { continue }
+            settled.append(
+                NewTypeRevision(
+                    frameOffset: event.frameOffset, kind: twin.kind, type: twin.kind == .footstep ? twin.type : .unknown,
+                    confidence: twin.confidence))
+        }
+        return try database.reviseTypes(settled, sessionId: sessionId, reason: Self.labelReason).count
+    }
+
+    /// The event of ascending `tail` nearest to `frame`, if within `tolerance`.
+    static func nearest(in tail: [(frame: Int64, event: AnalyzedEvent)], to frame: Int64, within tolerance: Int64)
+        -> AnalyzedEvent?
+    {
+        var low = 0
+        var high = tail.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tail[middle].frame < frame { low = middle + 1 } else { high = middle }
+        }
+        let candidates = [low - 1, low].filter { tail.indices.contains($0) && abs(tail[$0].frame - frame) <= tolerance }
+        return candidates.min { abs(tail[$0].frame - frame) < abs(tail[$1].frame - frame) }.map { tail[$0].event }
     }
 
     /// Whether ascending `frames` has one within `tolerance` of `frame`.

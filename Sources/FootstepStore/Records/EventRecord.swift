@@ -128,6 +128,7 @@ extension EventRecord: FetchableRecord, TableRecord {
         public static let id = Column("id")
         public static let sessionId = Column("sessionId")
         public static let audioFileId = Column("audioFileId")
+        public static let frameOffset = Column("frameOffset")
         public static let timestamp = Column("timestamp")
         public static let kind = Column("kind")
         public static let type = Column("type")
