@@ -158,12 +158,12 @@ struct BoutReviser {
         for i in 0..<historyCount where historyOnsets[i] <= until && historyOnsets[i] >= until - Self.referenceSeconds {
             scratch.append(values[i])
         }
-        scratch.insertionSort()
+        scratch.sortInPlace()
     }
 
     /// numpy's linear-interpolation percentile; sorts `values` in place (no allocation).
     static func percentile(_ q: Double, of values: inout [Double]) -> Double {
-        values.insertionSort()
+        values.sortInPlace()
         return percentile(q, ofSorted: values)
     }
 

@@ -102,7 +102,7 @@ struct BoutTyping {
             scratch.append(levels[i])
         }
         guard scratch.count >= Self.minimumReference else { return nil }
-        scratch.insertionSort()
+        scratch.sortInPlace()
         return scratch[Int(Self.referenceQuantile * Double(scratch.count - 1))]
     }
 }

@@ -90,6 +90,19 @@ import Testing
         #expect(BoutReviser.percentile(50, of: &one) == 5)
     }
 
+    /// The percentiles' heapsort against the standard library's sort: every length up
+    /// to 70 and a ring of 1,024, with ties, negatives and already-ordered runs.
+    @Test func theInPlaceSortSortsLikeTheStandardLibrary() {
+        var random = SeededRandom(seed: 3)
+        for count in Array(0...70) + [1_024] {
+            var values = (0..<count).map { _ in Double(Int(random.next() % 41) - 20) / 4 }
+            if count > 10 { values.replaceSubrange(0..<5, with: [-9, -8, -7, -6, -5]) }
+            let expected = values.sorted()
+            values.sortInPlace()
+            #expect(values == expected, "\(count) values")
+        }
+    }
+
     @Test func aBoutTyperForOtherFeaturesIsRefusedNamingTheFirstDifference() {
         var model = Self.model
         model.features[3] = "bout_level_over_q20_db"
