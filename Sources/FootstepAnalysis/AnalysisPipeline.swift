@@ -61,7 +61,7 @@ public struct AnalysisPipeline<Classifier: EventClassifier>: ~Copyable {
         let block = levels.prefilter(samples, frames: frames)
         var frame = 0
         while let hopLevels = levels.nextHop(from: block, frames: frames, at: &frame, interval: { output(.levels($0)) }) {
-            detection.process(hop: levels.hop, levels: hopLevels, output: output)
+            detection.process(hop: levels.hop, lowBand: levels.lowBand, levels: hopLevels, output: output)
         }
     }
 

@@ -31,12 +31,15 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         segment = [Float](repeating: 0, count: preRollFrames + Int(configuration.segmentLength * sampleRate))
     }
 
-    /// Analyses one hop; `output` receives the events that ended in it, with
-    /// `minimumConfidence` applied.
-    mutating func process(hop: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void) {
+    /// Analyses one hop with its low band and levels (`LevelStage`); `output`
+    /// receives the events that ended in it, with `minimumConfidence` applied.
+    mutating func process(
+        hop: UnsafeBufferPointer<Float>, lowBand: UnsafeBufferPointer<Float>, levels: BlockLevels,
+        output: (AnalysisOutput) -> Void
+    ) {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
-        for event in detector.process(hop, levels: levels) { emit(event, output: confident) }
+        for event in detector.process(hop, lowBand: lowBand, levels: levels) { emit(event, output: confident) }
         gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: confident)
     }
 

@@ -2,8 +2,10 @@ import FootstepAudio
 import FootstepDSP
 
 /// The first half of the analysis: optional EQ prefilter → mono mixdown →
-/// 10 ms hops → level meter (dB(A), dB(C), intervals). Hands each completed
-/// hop and its levels to the `DetectionStage`.
+/// 10 ms hops → level meter (dB(A), dB(C), intervals) and the onset
+/// detector's low band (`DetectorLowBand`, a per-sample filter: here it runs
+/// on the less busy of `ParallelAnalysisRunner`'s two threads). Hands each
+/// completed hop, its low band and its levels to the `DetectionStage`.
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct LevelStage: ~Copyable {
@@ -14,8 +16,13 @@ struct LevelStage: ~Copyable {
     private(set) var framesProcessed: Int64 = 0
     /// The samples of the hop `nextHop` completed last.
     var hop: UnsafeBufferPointer<Float> { UnsafeBufferPointer(hopStorage) }
+    /// That hop's low band for the onset detector.
+    var lowBand: UnsafeBufferPointer<Float> { detectorLowBand.samples }
+    /// The most samples `lowBand` holds.
+    var maximumLowBandSamples: Int { detectorLowBand.maximumSamplesPerHop }
 
     private var equalizer: ParametricEQ?
+    private var detectorLowBand: DetectorLowBand
     // Raw buffers (allocated once): callers hold pointers into them while the
     // stage goes on, which arrays inside a struct would not allow.
     private let equalized: UnsafeMutableBufferPointer<Float>
@@ -33,6 +40,9 @@ struct LevelStage: ~Copyable {
         meterConfiguration.intervalSeconds = configuration.levelIntervalSeconds
         meterConfiguration.calibrationOffsetDB = configuration.calibrationOffsetDB
         meter = LevelMeter(configuration: meterConfiguration, maximumBlockSize: hopFrames)
+        let detector = configuration.detectorConfiguration(sampleRate: rate)
+        precondition(detector.hopFrames == hopFrames, "the level stage's hops are the detector's")
+        detectorLowBand = DetectorLowBand(configuration: detector)
         self.equalizer = equalizer
         equalized = .allocate(capacity: equalizer == nil ? 0 : maximumBlockFrames * format.channels)
         equalized.initialize(repeating: 0)
@@ -58,8 +68,8 @@ struct LevelStage: ~Copyable {
     }
 
     /// Mixes interleaved frames from `frame` on into the current hop. Returns the
-    /// levels of the hop when it is complete (its samples are then in `hop`),
-    /// nil when the block ran out first. `interval` receives level intervals as
+    /// levels of the hop when it is complete (its samples are then in `hop`,
+    /// its low band in `lowBand`), nil when the block ran out first. `interval` receives level intervals as
     /// they complete.
     mutating func nextHop(
         from samples: UnsafeBufferPointer<Float>, frames: Int, at frame: inout Int, interval: (IntervalLevels) -> Void
@@ -85,6 +95,7 @@ struct LevelStage: ~Copyable {
             framesProcessed += Int64(count)
             if hopFill == hopFrames {
                 hopFill = 0
+                detectorLowBand.process(UnsafeBufferPointer(hop))
                 return meter.process(UnsafeBufferPointer(hop), onInterval: interval)
             }
         }

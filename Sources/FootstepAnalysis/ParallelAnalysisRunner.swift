@@ -17,7 +17,7 @@ public struct ParallelAnalysisSummary: Sendable {
 }
 
 /// Offline analysis on two threads: a reader thread decodes the source and
-/// runs the level stage (EQ, mixdown, level meter); the calling thread runs
+/// runs the level stage (EQ, mixdown, level meter, the detector's low band); the calling thread runs
 /// the detection stage (onset detector, classifier) on its hops. The two
 /// stages are the same code `AnalysisPipeline` runs in one thread, the hops
 /// reach the detector in order, and the outputs are the same values in the
@@ -60,7 +60,9 @@ public enum ParallelAnalysisRunner {
                     nextInterval += 1
                 }
                 let samples = UnsafeBufferPointer(rebasing: batch.samples[(hop * hopFrames)..<((hop + 1) * hopFrames)])
-                detection.process(hop: samples, levels: batch.levels[hop], output: output)
+                let lowStart = hop * batch.lowBandStride
+                let lowBand = UnsafeBufferPointer(rebasing: batch.lowBand[lowStart..<(lowStart + batch.lowBandCounts[hop])])
+                detection.process(hop: samples, lowBand: lowBand, levels: batch.levels[hop], output: output)
             }
             if batch.ended {
                 detection.finish(output: output)
@@ -86,6 +88,10 @@ public enum ParallelAnalysisRunner {
 private struct HopBatch {
     /// `hopsPerBatch × hopFrames` mono samples.
     var samples: UnsafeMutableBufferPointer<Float>
+    /// Each hop's low band at `hop × lowBandStride`, `lowBandCounts[hop]` samples.
+    var lowBand: UnsafeMutableBufferPointer<Float>
+    var lowBandCounts: UnsafeMutableBufferPointer<Int>
+    let lowBandStride: Int
     var levels: UnsafeMutableBufferPointer<BlockLevels>
     var count = 0
     /// Level intervals and the hop during which each completed (`Int.max`: after the last hop).
@@ -117,6 +123,7 @@ private final class LevelReader: @unchecked Sendable {
         self.source = source
         self.hopsPerBatch = hopsPerBatch
         let hopFrames = stage.hopFrames
+        let lowBandStride = stage.maximumLowBandSamples
         self.stage = stage
         block = .allocate(capacity: blockFrames * source.format.channels)
         block.initialize(repeating: 0)
@@ -124,9 +131,14 @@ private final class LevelReader: @unchecked Sendable {
         for i in 0..<slotCount {
             let samples = UnsafeMutableBufferPointer<Float>.allocate(capacity: hopsPerBatch * hopFrames)
             samples.initialize(repeating: 0)
+            let lowBand = UnsafeMutableBufferPointer<Float>.allocate(capacity: hopsPerBatch * lowBandStride)
+            lowBand.initialize(repeating: 0)
+            let lowBandCounts = UnsafeMutableBufferPointer<Int>.allocate(capacity: hopsPerBatch)
+            lowBandCounts.initialize(repeating: 0)
             let levels = UnsafeMutableBufferPointer<BlockLevels>.allocate(capacity: hopsPerBatch)
             levels.initialize(repeating: BlockLevels())
-            var batch = HopBatch(samples: samples, levels: levels)
+            var batch = HopBatch(
+                samples: samples, lowBand: lowBand, lowBandCounts: lowBandCounts, lowBandStride: lowBandStride, levels: levels)
             batch.intervals.reserveCapacity(8)
             (batches.baseAddress! + i).initialize(to: batch)
         }
@@ -136,6 +148,8 @@ private final class LevelReader: @unchecked Sendable {
     deinit {
         for batch in batches {
             batch.samples.deallocate()
+            batch.lowBand.deallocate()
+            batch.lowBandCounts.deallocate()
             batch.levels.deallocate()
         }
         batches.deinitialize()
@@ -173,6 +187,10 @@ private final class LevelReader: @unchecked Sendable {
                 let count = batch.pointee.count
                 (batch.pointee.samples.baseAddress! + count * hopFrames)
                     .update(from: stage.hop.baseAddress!, count: hopFrames)
+                let lowBand = stage.lowBand
+                (batch.pointee.lowBand.baseAddress! + count * batch.pointee.lowBandStride)
+                    .update(from: lowBand.baseAddress!, count: lowBand.count)
+                batch.pointee.lowBandCounts[count] = lowBand.count
                 batch.pointee.levels[count] = levels
                 batch.pointee.count = count + 1
                 if count + 1 == hopsPerBatch {

@@ -34,7 +34,9 @@ import Testing
         let hop = Int((rate * 0.01).rounded())
         var decimator = DecimatingLowPass(butterworth(), decimation: decimation, maximumBlock: hop)
         var (s0, s1) = butterworth()
-        var output = SampleHistory(minimumCapacity: 8192)
+        var output: [Float] = []
+        let kept = UnsafeMutableBufferPointer<Float>.allocate(capacity: hop / decimation + 1)
+        defer { kept.deallocate() }
         var rng = SystemRandomNumberGenerator()
         // Noise plus a low tone, in hops (the phase carries across hops when hop % decimation != 0).
         let signal: [Float] = (0..<(hop * 40)).map { i in
@@ -52,12 +54,13 @@ import Testing
         }
         signal.withUnsafeBufferPointer { all in
             for start in stride(from: 0, to: all.count, by: hop) {
-                decimator.process(UnsafeBufferPointer(rebasing: all[start..<(start + hop)]), into: &output)
+                let count = decimator.process(UnsafeBufferPointer(rebasing: all[start..<(start + hop)]), into: kept)
+                output += kept[0..<count]
             }
         }
-        #expect(output.endFrame == Int64(expected.count))
+        #expect(output.count == expected.count)
         var worst: Float = 0
-        for (i, e) in expected.enumerated() { worst = max(worst, abs(output[Int64(i)] - e)) }
+        for (i, e) in expected.enumerated() { worst = max(worst, abs(output[i] - e)) }
         #expect(worst < 2e-4, "worst deviation \(worst)")
     }
 

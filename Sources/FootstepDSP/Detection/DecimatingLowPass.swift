@@ -67,22 +67,26 @@ struct DecimatingLowPass: ~Copyable {
         buffer.deallocate()
     }
 
-    /// Filters `block` and appends every `decimation`-th output to `output`.
-    mutating func process(_ block: UnsafeBufferPointer<Float>, into output: inout SampleHistory) {
+    /// Filters `block` and writes every `decimation`-th output to `output`
+    /// (room for `block.count / decimation + 1`); returns how many.
+    mutating func process(_ block: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) -> Int {
         precondition(block.count <= maximumBlock, "block larger than maximumBlock")
         let history = tapCount - 1
         let base = buffer.baseAddress!
         (base + history).update(from: block.baseAddress!, count: block.count)
         // The kept inputs are those at which `phase` reaches `decimation`.
         var i = decimation - phase - 1
+        var written = 0
         while i < block.count {
             // Output at block index i: taps against inputs [i + 1 − tapCount, i].
-            output.append(dot(base + i))
+            output[written] = dot(base + i)
+            written += 1
             i += decimation
         }
         phase = (phase + block.count) % decimation
         // Keep the newest `tapCount − 1` inputs for the next block.
         base.update(from: base + block.count, count: history)
+        return written
     }
 
     /// Σ reversedTaps[j] · x[j] over `tapCount` samples, sixteen at a time into two

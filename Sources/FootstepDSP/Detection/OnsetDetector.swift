@@ -4,7 +4,8 @@ import Glibc
 /// noise, and measures each one.
 ///
 /// Every 10 ms it forms log band levels from two FFTs (see ARCHITECTURE.md:
-/// 32 ms frames above 400 Hz, 128 ms frames of a decimated copy below). The
+/// 32 ms frames above 400 Hz, 128 ms frames below of the low band that the
+/// caller hands in with each hop, `DetectorLowBand`'s decimated copy). The
 /// detection function is a whitened spectral flux: for each band, how far the
 /// level rose above both its level 30–60 ms earlier and its tracked noise
 /// floor, divided by the band's expected fluctuation in stationary noise,
@@ -28,8 +29,8 @@ public struct OnsetDetector: ~Copyable {
 
     private var high: SpectralFluxAnalyzer
     private var low: SpectralFluxAnalyzer
+    /// The low band (`DetectorLowBand`) of the last few hundred ms.
     private var lowHistory: SampleHistory
-    private var decimator: DecimatingLowPass
     private var frameIndex = 0
     private var detectionHistory: RunningMedian
     private var detection = (previous: 0.0, beforePrevious: 0.0, previousThreshold: 0.0)
@@ -115,8 +116,7 @@ public struct OnsetDetector: ~Copyable {
             bandsPerOctave: 2, lag: 3)
         // Below 400 Hz: 128 ms frames of a copy decimated to about 2 kHz, for
         // the frequency resolution low thuds through a ceiling need.
-        let decimation = max(1, Int((rate / 2000).rounded()))
-        let lowRate = rate / Double(decimation)
+        let lowRate = rate / Double(DetectorLowBand.decimation(sampleRate: rate))
         var lowSize = 64
         while Double(lowSize) < lowRate * 0.128 { lowSize *= 2 }
         let low = try SpectralFluxAnalyzer(
@@ -124,9 +124,6 @@ public struct OnsetDetector: ~Copyable {
             bandsPerOctave: 3, lag: 6, wideBands: Self.lowWideBands)
         self.high = high
         self.low = low
-        decimator = DecimatingLowPass(
-            Self.decimationLowPass(cutoff: min(450, lowRate * 0.4), sampleRate: rate), decimation: decimation,
-            maximumBlock: configuration.hopFrames)
         lowHistory = SampleHistory(minimumCapacity: lowSize * 2)
         self.configuration = configuration
         hopFrames = configuration.hopFrames
@@ -137,25 +134,17 @@ public struct OnsetDetector: ~Copyable {
         cadence = CadenceTracker(sampleRate: rate)
     }
 
-    /// A 4th-order Butterworth low-pass as two biquads (RBJ cookbook).
-    private static func decimationLowPass(cutoff: Double, sampleRate: Double) -> (Biquad, Biquad) {
-        func section(q: Double) -> Biquad {
-            let w0 = 2 * Double.pi * cutoff / sampleRate
-            let alpha = sin(w0) / (2 * q)
-            let c = cos(w0)
-            return Biquad(BiquadCoefficients(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha))
-        }
-        return (section(q: 0.541_196_1), section(q: 1.306_563))
-    }
-
-    /// Analyses one hop of exactly `hopFrames` mono samples together with the
-    /// level meter's figures for the same samples. Returns the events that
-    /// ended in this hop (at most two); cut their audio from `history`.
-    public mutating func process(_ hop: UnsafeBufferPointer<Float>, levels: BlockLevels) -> EndedEvents {
+    /// Analyses one hop of exactly `hopFrames` mono samples together with its
+    /// low band (`DetectorLowBand.samples` for the same hop) and the level
+    /// meter's figures for the same samples. Returns the events that ended in
+    /// this hop (at most two); cut their audio from `history`.
+    public mutating func process(
+        _ hop: UnsafeBufferPointer<Float>, lowBand: UnsafeBufferPointer<Float>, levels: BlockLevels
+    ) -> EndedEvents {
         var ended = EndedEvents()
         precondition(hop.count == hopFrames, "OnsetDetector.process needs hops of exactly \(hopFrames) frames")
         history.append(hop)
-        decimator.process(hop, into: &lowHistory)
+        lowHistory.append(lowBand)
         recentLevels[frameIndex % recentLevels.count] = levels
         trackBackgroundLevel(levels.lafMax)
         let value = detectionFunction()
