@@ -179,11 +179,28 @@ extension FootstepDatabase {
         }
     }
 
-    /// A session's events with onsets (`frameOffset`) at or after `frame`, by onset.
-    public func events(session sessionId: Int64, fromFrame frame: Int64) throws(StoreError) -> [EventRecord] {
+    /// The onset frame of a session's latest event that belongs to a gait bout; nil if none does.
+    public func lastBoutStepFrame(session sessionId: Int64) throws(StoreError) -> Int64? {
         try read { db in
-            try EventRecord.filter(EventRecord.Columns.sessionId == sessionId && EventRecord.Columns.frameOffset >= frame)
-                .order(EventRecord.Columns.frameOffset, EventRecord.Columns.id).fetchAll(db)
+            try Int64.fetchOne(
+                db, sql: "SELECT MAX(frameOffset) FROM event WHERE sessionId = ? AND boutId IS NOT NULL",
+                arguments: [sessionId])
+        }
+    }
+
+    /// A session's events with onsets (`frameOffset`) at or after `frame`, by onset;
+    /// with `kind`, only those whose current kind (after revisions) it is.
+    public func events(session sessionId: Int64, fromFrame frame: Int64, kind: EventKind? = nil) throws(StoreError)
+        -> [EventRecord]
+    {
+        try read { db in
+            var request = EventRecord.filter(
+                EventRecord.Columns.sessionId == sessionId && EventRecord.Columns.frameOffset >= frame)
+            if let kind {
+                request = request.filter(
+                    (EventRecord.Columns.revisedKind ?? EventRecord.Columns.kind) == kind.rawValue)
+            }
+            return try request.order(EventRecord.Columns.frameOffset, EventRecord.Columns.id).fetchAll(db)
         }
     }
 

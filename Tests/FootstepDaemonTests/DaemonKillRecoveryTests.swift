@@ -1,4 +1,5 @@
 import FootstepAnalysis
+import FootstepClassifier
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
@@ -42,6 +43,8 @@ struct DaemonKillRecoveryTests {
         var recovered = 0
         var relabelled = 0
         var otherLabel = 0
+        var inWalks = 0
+        var inBouts = 0
         for summary in try database.sessions() where summary.session.status == .interrupted {
             let session = summary.session
             let stored = try DaemonTestSupport.events(database, session: session.id!)
@@ -65,8 +68,19 @@ struct DaemonKillRecoveryTests {
                 }
             }
             storedOnly += unmatched.count
+            // Every footstep less than 1.5 s from another belongs to a bout, the one the kill
+            // left open too.
+            let footsteps = stored.filter { $0.currentKind == .footstep }.sorted { $0.frameOffset < $1.frameOffset }
+            let gap = Int64(GaitBoutTracker.maximumInterval * Double(session.sampleRate))
+            for (i, step) in footsteps.enumerated() {
+                let near =
+                    (i > 0 && step.frameOffset - footsteps[i - 1].frameOffset < gap)
+                    || (i + 1 < footsteps.count && footsteps[i + 1].frameOffset - step.frameOffset < gap)
+                if near { inWalks += 1 }
+                if step.boutId != nil { inBouts += 1 }
+            }
         }
-        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found; \(recovered) recovered and \(relabelled) labels settled at start-up")
+        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found; \(recovered) recovered and \(relabelled) labels settled at start-up; \(inBouts) of the \(inWalks) footsteps in walks in a bout")
         #expect(analysed > 100)
         // How many events a kill catches in memory depends on the moment (often none, now that
         // events are stored as they leave the pipeline); TailRecoveryTests checks the recovery itself.
@@ -75,5 +89,7 @@ struct DaemonKillRecoveryTests {
         // Each session's audio is under a minute and a half: recovery analyses all of it, as
         // the clean analysis does, so the labels agree too.
         #expect(Double(otherLabel) <= 0.01 * Double(matched))
+        #expect(inWalks > 20)
+        #expect(abs(inBouts - inWalks) <= inWalks / 100)
     }
 }

@@ -14,6 +14,14 @@ struct BoutRecorder {
         var startedAt: Date
         var endedAt: Date
         var eventIds: [Int64]
+
+        /// The row that stores it in `sessionId` (its steps are linked by `eventIds`).
+        func record(sessionId: Int64) -> BoutRecord {
+            BoutRecord(
+                sessionId: sessionId, startedAt: startedAt, endedAt: endedAt, steps: bout.steps,
+                cadence: bout.cadence.isFinite ? bout.cadence : 0, dominantType: bout.dominantType,
+                kind: bout.gait == .running ? .running : .walking)
+        }
     }
 
     private var tracker = GaitBoutTracker()

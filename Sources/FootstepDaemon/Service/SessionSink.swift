@@ -337,12 +337,7 @@ struct SessionSink {
 
     private func store(_ bout: BoutRecorder.Bout, status: StatusUpdate) {
         do {
-            try database.appendBout(
-                BoutRecord(
-                    sessionId: sessionId, startedAt: bout.startedAt, endedAt: bout.endedAt, steps: bout.bout.steps,
-                    cadence: bout.bout.cadence.isFinite ? bout.bout.cadence : 0, dominantType: bout.bout.dominantType,
-                    kind: bout.bout.gait == .running ? .running : .walking),
-                eventIds: bout.eventIds)
+            try database.appendBout(bout.record(sessionId: sessionId), eventIds: bout.eventIds)
             status { $0.storedBouts += 1 }
         } catch {
             logger.error("cannot store a gait bout: \(error)", metadata: sessionMetadata)

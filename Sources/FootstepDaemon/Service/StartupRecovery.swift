@@ -15,7 +15,7 @@ import Logging
 /// 3. with a ``TailRecovery``, analyses the end of each open session's last
 ///    audio file, stores the events after its last stored one and settles the
 ///    labels the kill left pending (it lost them in memory; their audio was on
-///    disk);
+///    disk), then with a ``BoutRecovery`` stores the gait bouts it left open;
 /// 4. ends every session left `recording`/`paused` as `interrupted` at the end
 ///    of its last written data (taking the repaired files' true ends into account);
 /// 5. gives the interrupted sessions' events their clips: a clip file written
@@ -34,6 +34,8 @@ public struct StartupRecovery {
         public var recoveredEvents: [Int64: Int] = [:]
         /// Stored events whose pending settlement or bout revision was made at start-up, by session.
         public var settledLabels: [Int64: Int] = [:]
+        /// Gait bouts the interruption left open, stored at start-up, by session.
+        public var recoveredBouts: [Int64: Int] = [:]
     }
 
     let database: FootstepDatabase
@@ -102,6 +104,15 @@ public struct StartupRecovery {
                 } catch {
                     logger.error("session \(id): the audio after its last stored event could not be analysed: \(error)")
                 }
+            }
+        }
+        let bouts = BoutRecovery(database: database, logger: logger)
+        for summary in try database.sessions() where summary.session.status.isOpen {
+            let id = summary.session.id!
+            do {
+                report.recoveredBouts[id] = try bouts.recover(session: id, sampleRate: summary.session.sampleRate)
+            } catch {
+                logger.error("session \(id): the gait bouts left open could not be stored: \(error)")
             }
         }
         report.interruptedSessions = try database.closeInterruptedSessions { ends[$0.id!] }
