@@ -57,6 +57,31 @@ public enum FileAnalysis {
             invalidSamples: source.invalidSamples)
     }
 
+    /// Measures only the levels of `source` to its end (the level stage: EQ,
+    /// mixdown, level meter), in intervals of `levelIntervalSeconds` from its
+    /// first frame, the last one partial; `startFrame`s count from that frame.
+    public static func levels(source: some AudioSource, configuration: AnalysisConfiguration) throws -> [IntervalLevels] {
+        let format = source.format
+        let blockFrames = 4096
+        var stage = try LevelStage(
+            format: format, configuration: configuration,
+            hopFrames: configuration.detectorConfiguration(sampleRate: Double(format.sampleRate)).hopFrames,
+            maximumBlockFrames: blockFrames)
+        var intervals: [IntervalLevels] = []
+        var block = [Float](repeating: 0, count: blockFrames * format.channels)
+        while true {
+            let frames = try block.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if frames == 0 { break }
+            try block.withUnsafeBufferPointer { buffer in
+                let samples = stage.prefilter(buffer, frames: frames)
+                var frame = 0
+                while stage.nextHop(from: samples, frames: frames, at: &frame, interval: { intervals.append($0) }) != nil {}
+            }
+        }
+        stage.finish { intervals.append($0) }
+        return intervals
+    }
+
     /// Opens and analyses the file at `path` with the trained classifier
     /// (`model`, or the one shipped in FootstepClassifier's resources), at
     /// ``ResamplingSource/analysisSampleRate`` whatever the file's rate.

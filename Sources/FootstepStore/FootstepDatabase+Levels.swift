@@ -26,6 +26,15 @@ extension FootstepDatabase {
         }
     }
 
+    /// A session's latest level minute (by start), if it has one.
+    public func lastLevelMinute(session sessionId: Int64) throws(StoreError) -> LevelMinuteRecord? {
+        try read { db in
+            try LevelMinuteRecord.fetchOne(
+                db, sql: "SELECT * FROM levelMinute WHERE sessionId = ? ORDER BY startedAt DESC, id DESC LIMIT 1",
+                arguments: [sessionId])
+        }
+    }
+
     /// Level minutes starting in `[from, to)`, ordered by `(startedAt, id)`.
     ///
     /// - Parameters:

@@ -45,6 +45,8 @@ struct DaemonKillRecoveryTests {
         var otherLabel = 0
         var inWalks = 0
         var inBouts = 0
+        var audioSeconds = 0.0
+        var levelSeconds = 0.0
         for summary in try database.sessions() where summary.session.status == .interrupted {
             let session = summary.session
             let stored = try DaemonTestSupport.events(database, session: session.id!)
@@ -52,8 +54,10 @@ struct DaemonKillRecoveryTests {
             relabelled += try database.revisions(ofEvents: stored.map { $0.id! }).filter {
                 $0.reason.hasPrefix("start-up recovery")
             }.count
+            levelSeconds += try database.levels(session: session.id!).items.reduce(0) { $0 + $1.seconds }
             var found: [(frame: Int64, label: String)] = []
             for file in try database.audioFiles(session: session.id!) {
+                audioSeconds += Double(file.frames) / Double(file.sampleRate)
                 let result = try FileAnalysis.analyse(path: file.path, configuration: AnalysisConfiguration())
                 found += result.events.map { (file.startFrame + $0.onsetFrame, $0.label) }
             }
@@ -80,7 +84,7 @@ struct DaemonKillRecoveryTests {
                 if step.boutId != nil { inBouts += 1 }
             }
         }
-        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found; \(recovered) recovered and \(relabelled) labels settled at start-up; \(inBouts) of the \(inWalks) footsteps in walks in a bout")
+        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found; \(recovered) recovered and \(relabelled) labels settled at start-up; \(inBouts) of the \(inWalks) footsteps in walks in a bout; level intervals cover \(String(format: "%.2f", levelSeconds)) s of \(String(format: "%.2f", audioSeconds)) s of audio")
         #expect(analysed > 100)
         // How many events a kill catches in memory depends on the moment (often none, now that
         // events are stored as they leave the pipeline); TailRecoveryTests checks the recovery itself.
@@ -91,5 +95,7 @@ struct DaemonKillRecoveryTests {
         #expect(Double(otherLabel) <= 0.01 * Double(matched))
         #expect(inWalks > 20)
         #expect(abs(inBouts - inWalks) <= inWalks / 100)
+        // The level minute in progress at each kill was measured again from the audio.
+        #expect(abs(levelSeconds - audioSeconds) <= 0.01 * audioSeconds)
     }
 }

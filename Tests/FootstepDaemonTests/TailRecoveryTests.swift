@@ -2,6 +2,7 @@ import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
 import FootstepCore
+import FootstepDSP
 import FootstepTesting
 import FootstepStore
 import Foundation
@@ -107,6 +108,8 @@ import Testing
             var revisions: [TypeRevision] = []
             var atKill: [AnalyzedEvent] = []
             var stopped: [AnalyzedEvent] = []
+            var levels: [IntervalLevels] = []
+            var levelsAtKill = 0
             var pending: Int { zip(atKill, stopped).filter { $0.label != $1.label }.count }
         }
         func kill(after frames: Int) throws -> Kill {
@@ -122,7 +125,7 @@ import Testing
                     if let index = result.stopped.firstIndex(where: { $0.onsetFrame == revision.onsetFrame }) {
                         result.stopped[index].apply(revision)
                     }
-                case .levels: break
+                case let .levels(levels): result.levels.append(levels)
                 }
             }
             samples.withUnsafeBufferPointer { all in
@@ -135,6 +138,7 @@ import Testing
                 }
             }
             let (first, revisions, atKill) = (result.first, result.revisions, result.stopped)
+            result.levelsAtKill = result.levels.count
             pipeline.finish { collect($0) }
             (result.first, result.revisions, result.atKill) = (first, revisions, atKill)
             return result
@@ -171,6 +175,13 @@ import Testing
                     frameOffset: $0.onsetFrame, kind: $0.kind, type: $0.type, confidence: $0.confidence,
                     reason: $0.settles ? RevisionQueue.settlingReason : RevisionQueue.reason)
             }, sessionId: session.id!, reason: RevisionQueue.reason)
+        try database.appendLevels(
+            kill.levels.prefix(kill.levelsAtKill).compactMap {
+                LevelMinuteRecord(
+                    $0, sessionId: session.id!,
+                    startedAt: startedAt.addingTimeInterval(Double($0.startFrame) / Double(format.sampleRate)),
+                    sampleRate: format.sampleRate)
+            })
         func storedLabels() throws -> [String] {
             try database.events(session: session.id!, fromFrame: 0).map { $0.currentKind.label($0.currentType) }
         }
@@ -184,7 +195,10 @@ import Testing
         let recovered = try recovery.recover(session: session.id!)
         // The tail's analysis (from the file's start, as the live one) ends with the clean
         // stop's events and labels.
-        #expect(recovered == TailRecovery.Recovered(events: unreported, labels: kill.pending))
+        #expect(
+            recovered
+                == TailRecovery.Recovered(
+                    events: unreported, labels: kill.pending, levels: kill.levels.count - kill.levelsAtKill))
         #expect(try storedLabels() == kill.stopped.map(\.label))
         let revisions = try database.revisions(ofEvents: database.events(session: session.id!, fromFrame: 0).map { $0.id! })
         #expect(revisions.filter { $0.reason == TailRecovery.labelReason }.count == kill.pending)
@@ -192,5 +206,62 @@ import Testing
         #expect(try database.verifyRevisions().isIntact)
         // A second start-up finds nothing more to do.
         #expect(try recovery.recover(session: session.id!) == TailRecovery.Recovered())
+    }
+
+    /// The level minute in progress at a kill: the minutes before it were stored, its own
+    /// only in memory. Start-up measures it from the file, on the stored minutes' grid.
+    @Test func theLevelMinuteInProgressIsMeasuredOnTheStoredMinutesGrid() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("session-1.wav")
+        let source = try SyntheticSource(spec: "mixed:seed=3,duration=130")
+        let writer = try AudioFileWriter(path: path, format: source.format, container: .wav)
+        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
+        var frames: Int64 = 0
+        while true {
+            let count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            if count == 0 { break }
+            try buffer.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(count * source.format.channels)])) }
+            frames += Int64(count)
+        }
+        try writer.close()
+        source.close()
+        let rate = source.format.sampleRate
+        let analysis = AnalysisConfiguration()
+        // A clean stop's intervals: two full minutes and the 10 s in progress at the kill.
+        let clean = try FileAnalysis.levels(source: AudioFileSource(path: path), configuration: analysis)
+        try #require(clean.map(\.frames) == [60 * rate, 60 * rate, 10 * rate])
+
+        let database = try FootstepDatabase.open(path: directory.appending("footstepd.db"))
+        let startedAt = Date(timeIntervalSince1970: 1_790_000_000)
+        let session = try database.createSession(startedAt: startedAt, device: "demo", sampleRate: rate)
+        let file = try database.addAudioFile(
+            sessionId: session.id!, path: path, startedAt: startedAt, startFrame: 0, sampleRate: rate, format: .wav)
+        try database.updateAudioFileFrames(file.id!, frames: frames, bytes: 0)
+        func minute(_ levels: IntervalLevels) -> LevelMinuteRecord? {
+            LevelMinuteRecord(
+                levels, sessionId: session.id!,
+                startedAt: startedAt.addingTimeInterval(Double(levels.startFrame) / Double(rate)), sampleRate: rate)
+        }
+        try database.appendLevels(clean.prefix(2).compactMap(minute))
+
+        let recovery = TailRecovery(
+            database: database, analysis: analysis, model: { try FootstepModel.bundled() },
+            logger: DaemonTestSupport.quietLogger)
+        #expect(try recovery.recover(session: session.id!).levels == 1)
+        let stored = try database.levels(session: session.id!).items
+        try #require(stored.count == 3)
+        let expected = try #require(minute(clean[2]))
+        let recovered = stored[2]
+        #expect(abs(recovered.startedAt.timeIntervalSince(expected.startedAt)) < 0.001)
+        #expect(recovered.seconds == expected.seconds)
+        // Measured after a minute of the same audio: the filters have settled as the live meter's had.
+        for (name, got, want) in [
+            ("LAeq", recovered.laeq, expected.laeq), ("LCeq", recovered.lceq, expected.lceq),
+            ("LAFmax", recovered.lafMax, expected.lafMax), ("LAFmin", recovered.lafMin, expected.lafMin),
+            ("LA10", recovered.la10, expected.la10), ("LA90", recovered.la90, expected.la90),
+        ] {
+            #expect(abs(got - want) < 0.05, "\(name): \(got) recovered, \(want) measured without the kill")
+        }
+        #expect(try recovery.recover(session: session.id!).levels == 0, "a second start-up measures nothing again")
     }
 }

@@ -100,15 +100,10 @@ struct SessionSink {
                 revisions.append(revision)
                 if revision.settles { settlements.append(revision) }
             case let .levels(levels, startedAt):
-                let seconds = Double(levels.frames) / Double(sampleRate)
-                guard seconds > 0 else { continue }
-                pendingLevels.append(
-                    LevelMinuteRecord(
-                        sessionId: sessionId, startedAt: startedAt, seconds: seconds,
-                        laeq: levels.laeq.storableLevel, lceq: levels.lceq.storableLevel,
-                        lafMax: levels.lafMax.storableLevel, lafMin: levels.lafMin.storableLevel,
-                        la10: levels.la10.storableLevel, la90: levels.la90.storableLevel))
-                noteData(startedAt.addingTimeInterval(seconds))
+                guard let minute = LevelMinuteRecord(levels, sessionId: sessionId, startedAt: startedAt, sampleRate: sampleRate)
+                else { continue }
+                pendingLevels.append(minute)
+                noteData(minute.endsAt)
             case let .level(laf, laeq, time):
                 let reading = LiveLevelReading(
                     time: time, lafDB: laf.storableLevel, laeqDB: laeq.storableLevel, band: LevelBand(levelDB: laf),

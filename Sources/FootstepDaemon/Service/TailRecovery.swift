@@ -27,6 +27,12 @@ import Logging
 ///   that differs from its current one. An event whose bout revision was
 ///   stored keeps its label; one whose settlement was stored only takes a
 ///   new type of the same kind from its bout.
+/// - **Levels**: the level intervals after the session's last stored one (the
+///   minute in progress and those not flushed yet) are measured again from
+///   the file, on the same grid: from the end of the last stored interval
+///   when that lies in this file (or from the file's start when it is the
+///   session's only one and no interval was stored), with one interval
+///   before it to settle the filters when the file has it.
 struct TailRecovery {
     /// Seconds analysed before the last stored event: the minute of sure
     /// footsteps the gait context compares a doubtful impact with, and
@@ -53,6 +59,8 @@ struct TailRecovery {
         var events = 0
         /// Stored events whose label was revised.
         var labels = 0
+        /// Level intervals appended.
+        var levels = 0
     }
 
     let database: FootstepDatabase
@@ -104,12 +112,46 @@ struct TailRecovery {
             try database.appendEvents(events)
             recovered.events = events.count
         }
+        recovered.levels = try recoverLevels(session: sessionId, file: file)
         if recovered != Recovered() {
             logger.notice(
-                "session \(sessionId): \(recovered.events) events recovered and \(recovered.labels) labels settled from the last \(String(format: "%.1f", Double(fileEnd - start) / rate)) s of \(file.path)",
+                "session \(sessionId): \(recovered.events) events recovered, \(recovered.labels) labels settled and \(recovered.levels) level intervals measured from the end of \(file.path)",
                 metadata: ["footstep.session": "\(sessionId)"])
         }
         return recovered
+    }
+
+    /// Measures the level intervals of `file` (the session's last) after the
+    /// session's last stored one and appends them; returns how many.
+    private func recoverLevels(session sessionId: Int64, file: AudioFileRecord) throws -> Int {
+        let rate = Double(file.sampleRate)
+        let fileEnd = file.startFrame + file.frames
+        // Where the next interval begins: the end of the last stored one, as a frame of this file.
+        let next: Int64
+        if let last = try database.lastLevelMinute(session: sessionId) {
+            next = file.startFrame + Int64((last.endsAt.timeIntervalSince(file.startedAt) * rate).rounded())
+        } else if try database.audioFiles(session: sessionId).count == 1 {
+            next = file.startFrame
+        } else {
+            return 0
+        }
+        guard next >= file.startFrame, next < fileEnd else { return 0 }
+        // One interval before it, when the file has it, settles the weighting filters.
+        let interval = Int64(analysis.levelIntervalSeconds * rate)
+        let start = next - interval >= file.startFrame ? next - interval : next
+        let source = try AudioFileSource(path: file.path)
+        defer { source.close() }
+        try source.seek(toFrame: Int(start - file.startFrame))
+        let minutes = try FileAnalysis.levels(source: source, configuration: analysis).compactMap { levels in
+            let frame = start + levels.startFrame
+            return frame < next ? nil
+                : LevelMinuteRecord(
+                    levels, sessionId: sessionId,
+                    startedAt: file.startedAt.addingTimeInterval(Double(frame - file.startFrame) / rate),
+                    sampleRate: file.sampleRate)
+        }
+        try database.appendLevels(minutes)
+        return minutes.count
     }
 
     /// Revises the stored events at or after `from` whose settlement or bout
