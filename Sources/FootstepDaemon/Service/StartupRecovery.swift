@@ -13,9 +13,10 @@ import Logging
 ///    header lengths, FLAC re-encoded to a finalised file) and closes them
 ///    with their SHA-256;
 /// 3. with a ``TailRecovery``, analyses the end of each open session's last
-///    audio file, stores the events after its last stored one and settles the
-///    labels the kill left pending (it lost them in memory; their audio was on
-///    disk), then with a ``BoutRecovery`` stores the gait bouts it left open;
+///    audio file, stores the events after its last stored one, settles the
+///    labels the kill left pending and measures the level intervals it caught
+///    (it lost them in memory; their audio was on disk), then with a
+///    ``BoutRecovery`` stores the gait bouts it left open;
 /// 4. ends every session left `recording`/`paused` as `interrupted` at the end
 ///    of its last written data (taking the repaired files' true ends into account);
 /// 5. gives the interrupted sessions' events their clips: a clip file written
@@ -34,6 +35,8 @@ public struct StartupRecovery {
         public var recoveredEvents: [Int64: Int] = [:]
         /// Stored events whose pending settlement or bout revision was made at start-up, by session.
         public var settledLabels: [Int64: Int] = [:]
+        /// Level intervals measured again from the audio the interruption left, by session.
+        public var recoveredLevels: [Int64: Int] = [:]
         /// Gait bouts the interruption left open, stored at start-up, by session.
         public var recoveredBouts: [Int64: Int] = [:]
     }
@@ -101,6 +104,7 @@ public struct StartupRecovery {
                     let recovered = try tail.recover(session: id)
                     report.recoveredEvents[id] = recovered.events
                     report.settledLabels[id] = recovered.labels
+                    report.recoveredLevels[id] = recovered.levels
                 } catch {
                     logger.error("session \(id): the audio after its last stored event could not be analysed: \(error)")
                 }

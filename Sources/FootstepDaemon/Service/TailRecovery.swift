@@ -73,7 +73,8 @@ struct TailRecovery {
     let logger: Logger
 
     /// Analyses the tail of `session`'s last audio file, stores the events
-    /// after its last stored event and settles the labels the kill left pending.
+    /// after its last stored event, settles the labels the kill left pending
+    /// and stores the level intervals it caught.
     func recover(session sessionId: Int64) throws -> Recovered {
         guard let file = try database.audioFiles(session: sessionId).max(by: { $0.startFrame < $1.startFrame }),
             file.frames > 0, FileManager.default.fileExists(atPath: file.path)
