@@ -69,8 +69,8 @@ struct LevelStage: ~Copyable {
 
     /// Mixes interleaved frames from `frame` on into the current hop. Returns the
     /// levels of the hop when it is complete (its samples are then in `hop`,
-    /// its low band in `lowBand`), nil when the block ran out first. `interval` receives level intervals as
-    /// they complete.
+    /// its low band in `lowBand`), nil when the block ran out first.
+    /// `interval` receives level intervals as they complete.
     mutating func nextHop(
         from samples: UnsafeBufferPointer<Float>, frames: Int, at frame: inout Int, interval: (IntervalLevels) -> Void
     ) -> BlockLevels? {

@@ -17,11 +17,11 @@ public struct ParallelAnalysisSummary: Sendable {
 }
 
 /// Offline analysis on two threads: a reader thread decodes the source and
-/// runs the level stage (EQ, mixdown, level meter, the detector's low band); the calling thread runs
-/// the detection stage (onset detector, classifier) on its hops. The two
-/// stages are the same code `AnalysisPipeline` runs in one thread, the hops
-/// reach the detector in order, and the outputs are the same values in the
-/// same order: only the work is spread over two cores.
+/// runs the level stage (EQ, mixdown, level meter, the detector's low band);
+/// the calling thread runs the detection stage (onset detector, classifier)
+/// on its hops. The two stages are the same code `AnalysisPipeline` runs in
+/// one thread, the hops reach the detector in order, and the outputs are the
+/// same values in the same order: only the work is spread over two cores.
 ///
 /// Memory is bounded whatever the stream's length: the threads exchange a ring
 /// of `slotCount` batches of `hopsPerBatch` hops, allocated up front.
