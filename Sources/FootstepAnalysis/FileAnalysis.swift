@@ -72,7 +72,7 @@ public enum FileAnalysis {
         while true {
             let frames = try block.withUnsafeMutableBufferPointer { try source.read(into: $0) }
             if frames == 0 { break }
-            try block.withUnsafeBufferPointer { buffer in
+            block.withUnsafeBufferPointer { buffer in
                 let samples = stage.prefilter(buffer, frames: frames)
                 var frame = 0
                 while stage.nextHop(from: samples, frames: frames, at: &frame, interval: { intervals.append($0) }) != nil {}

@@ -17,18 +17,7 @@ import Testing
         let directory = try TemporaryDirectory()
         // 2 minutes of a walk, written as the daemon writes its rolling file.
         let path = directory.appending("session-1.wav")
-        let source = try SyntheticSource(spec: "walking:seed=4,duration=120")
-        let writer = try AudioFileWriter(path: path, format: source.format, container: .wav)
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        var frames: Int64 = 0
-        while true {
-            let count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if count == 0 { break }
-            try buffer.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(count * source.format.channels)])) }
-            frames += Int64(count)
-        }
-        try writer.close()
-        source.close()
+        let frames = try RenderedScenario("walking:seed=4,duration=120").writeWAV(to: path)
 
         let analysis = AnalysisConfiguration()
         let clean = try FileAnalysis.analyse(path: path, configuration: analysis).events
@@ -86,16 +75,8 @@ import Testing
     /// the walk in progress were lost. Start-up settles them as a clean stop would have.
     @Test func theLabelsTheKillLeftPendingAreSettledAsACleanStopWould() throws {
         let directory = try TemporaryDirectory()
-        let source = try SyntheticSource(spec: "mixed:seed=7,duration=70,snr=15")
-        var samples: [Float] = []
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        while true {
-            let count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if count == 0 { break }
-            samples += buffer[..<(count * source.format.channels)]
-        }
-        source.close()
-        let format = source.format
+        let scenario = try RenderedScenario("mixed:seed=7,duration=70,snr=15")
+        let (samples, format) = (scenario.samples, scenario.format)
         let analysis = AnalysisConfiguration()
         let classifier = { try FootstepModelClassifier(model: FootstepModel.bundled()) }
 
@@ -153,9 +134,7 @@ import Testing
         let kill = try #require(best, "no moment of the walk with a label pending")
         try #require(kill.pending >= 2)
         let path = directory.appending("killed.wav")
-        let writer = try AudioFileWriter(path: path, format: format, container: .wav)
-        try samples.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(kill.frames * format.channels)])) }
-        try writer.close()
+        try scenario.writeWAV(to: path, frames: kill.frames)
 
         let database = try FootstepDatabase.open(path: directory.appending("footstepd.db"))
         let startedAt = Date(timeIntervalSince1970: 1_790_000_000)
@@ -213,19 +192,9 @@ import Testing
     @Test func theLevelMinuteInProgressIsMeasuredOnTheStoredMinutesGrid() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("session-1.wav")
-        let source = try SyntheticSource(spec: "mixed:seed=3,duration=130")
-        let writer = try AudioFileWriter(path: path, format: source.format, container: .wav)
-        var buffer = [Float](repeating: 0, count: 4096 * source.format.channels)
-        var frames: Int64 = 0
-        while true {
-            let count = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            if count == 0 { break }
-            try buffer.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(count * source.format.channels)])) }
-            frames += Int64(count)
-        }
-        try writer.close()
-        source.close()
-        let rate = source.format.sampleRate
+        let scenario = try RenderedScenario("mixed:seed=3,duration=130")
+        let frames = try scenario.writeWAV(to: path)
+        let rate = scenario.sampleRate
         let analysis = AnalysisConfiguration()
         // A clean stop's intervals: two full minutes and the 10 s in progress at the kill.
         let clean = try FileAnalysis.levels(source: AudioFileSource(path: path), configuration: analysis)
