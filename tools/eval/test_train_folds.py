@@ -1,5 +1,6 @@
 """train_folds.py's synthetic distractor check: how it counts footsteps in `footstepctl analyze` CSV, and
-`--install` copying a model only when the check passes (the check's figure given, the copy real)."""
+`--install` copying a model only when the check passes (the check's figure given, the copy real); which
+rows train, with and without a transmission model left out."""
 import argparse
 import os
 import sys
@@ -34,6 +35,34 @@ class FootstepsInCSVTests(unittest.TestCase):
             train_folds.footsteps_in_csv("onset  type  confidence\n1.0  footstep  0.9\n")
         with self.assertRaisesRegex(ValueError, "no CSV header"):
             train_folds.footsteps_in_csv("")
+
+
+@unittest.skipIf(train_folds is None, "tools/eval needs numpy")
+class TrainingRowsTests(unittest.TestCase):
+    SOURCES = ["labelled-slab-clean-001", "labelled-ceiling-clean-000", "walking-1000-pink", "labelled-slab-cheap_mic-004",
+               "labelled-same_room-clean-002"]
+
+    def rows(self, synthetic, leave_out=None, truth=None):
+        import numpy as np
+        truth = np.array(truth or ["labelled_heel_strike"] * len(self.SOURCES))
+        return list(train_folds.training_rows(np.array(self.SOURCES), truth, synthetic, leave_out))
+
+    def test_a_labelled_run_keeps_its_clips_not_its_placeholder_scenario(self):
+        self.assertEqual(self.rows(False), [True, True, False, True, True])
+
+    def test_leaving_out_a_transmission_drops_only_its_clips(self):
+        self.assertEqual(self.rows(False, "slab"), [False, True, False, False, True])
+        self.assertEqual(self.rows(False, "same_room"), [True, True, False, True, False])
+
+    def test_the_synthesizer_keeps_its_floors_and_near_footsteps_never_train(self):
+        truth = ["none", "near_footstep", "none", "labelled_running", "none"]
+        self.assertEqual(self.rows(True, "slab", truth), [True, False, True, True, True])
+
+    def test_install_refuses_a_study_model(self):
+        with mock.patch.object(sys, "argv", ["train_folds.py", "--leave-out", "slab", "--install"]), \
+                mock.patch.object(train_folds.tc, "ensure_venv"):
+            with self.assertRaisesRegex(SystemExit, "a study, not one to ship"):
+                train_folds.main()
 
 
 @unittest.skipIf(train_folds is None, "tools/eval needs numpy")

@@ -44,6 +44,7 @@ import train_classifier as tc  # noqa: E402
 import bout_typer  # noqa: E402
 import picture_network  # noqa: E402
 import sources  # noqa: E402
+import transmission  # noqa: E402
 
 FOLDS = list(sources.FOLDS)
 
@@ -130,15 +131,29 @@ def stale(path, source=None):
     return source is not None and os.path.getmtime(path) < os.path.getmtime(source)
 
 
-def load_all(paths, synthetic):
+def training_rows(sources, truth, synthetic, leave_out=None):
+    """Which rows of one dataset train: not a near-footstep's; of a labelled run (not synthetic) only its
+    clips' (its one placeholder scenario is left out), and with `leave_out` none of that transmission
+    model's clips (named `labelled-<model>-…`)."""
+    import numpy as np
+    keep = truth != "near_footstep"
+    if not synthetic:
+        keep &= np.char.startswith(sources, "labelled-")
+        if leave_out is not None:
+            keep &= ~np.char.startswith(sources, f"labelled-{leave_out}-")
+    return keep
+
+
+def load_all(paths, synthetic, leave_out=None):
+    """The feature rows of every fold's clips and the synthesizer's, without near-footstep rows; with
+    `leave_out` (a transmission model) without the rows of that model's clips, so it is never heard in
+    training, calibration or bout typing (the synthesizer's own floors stay)."""
     import numpy as np
     X, y, group, truths, pictures = [], [], [], [], []
     names = None
     for k, path in list(paths.items()) + [("synthetic", synthetic)]:
         n, Xk, yk, sk, truth, _ = tc.load(path)
-        keep = truth != "near_footstep"
-        if k != "synthetic":
-            keep &= np.char.startswith(sk, "labelled-")  # the one placeholder scenario of a labelled run is left out
+        keep = training_rows(sk, truth, k == "synthetic", leave_out)
         names = names or n
         assert n == names
         X.append(Xk[keep]); y.append(yk[keep])
@@ -194,8 +209,9 @@ def class_weights(y, other_weight):
     return w[y]
 
 
-def add_bout_typers(out, models, footstepctl):
-    """Step 4: fits the bout typers on each fold's out-of-fold detections and writes them into the models."""
+def add_bout_typers(out, models, footstepctl, leave_out=None):
+    """Step 4: fits the bout typers on each fold's out-of-fold detections and writes them into the models
+    (with `leave_out`, not on that transmission model's clips)."""
     import json
     import numpy as np
     if not os.path.exists(footstepctl):
@@ -203,11 +219,13 @@ def add_bout_typers(out, models, footstepctl):
     data = {}
     for k in FOLDS:
         gt = os.path.join(out, "train", str(k), "gt")
-        clips = sorted(os.path.join(gt, n) for n in os.listdir(gt) if n.endswith(".wav"))
+        clips = sorted(os.path.join(gt, n) for n in os.listdir(gt)
+                       if n.endswith(".wav") and not (leave_out and n.startswith(f"{leave_out}-")))
         result = subprocess.run([footstepctl, "analyze", "--format", "jsonl", "--model",
                                  os.path.join(models, f"fold-{k}.json")] + clips,
                                 check=True, capture_output=True, text=True)
-        path = os.path.join(out, "features", f"bouts-fold{k}.jsonl")
+        # A study's detections stay beside its models, not over the shipped recipe's.
+        path = os.path.join(os.path.join(out, "features") if leave_out is None else models, f"bouts-fold{k}.jsonl")
         with open(path, "w") as f:
             f.write(result.stdout)
         data[k] = bout_typer.labelled(bout_typer.load_jsonl(path), gt)
@@ -251,6 +269,9 @@ def parser():
                          "--randomised-train-clips N; chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--footstepctl", default=os.path.join(tc.ROOT, ".build", "release", "footstepctl"))
+    ap.add_argument("--leave-out", choices=transmission.MODELS,
+                    help="train without the clips of this transmission model (the synthesizer's floors stay), "
+                         "to measure how the models do on a floor they never heard (docs/evaluation.md)")
     ap.add_argument("--bout-typers-only", action="store_true",
                     help="only (re)fit the bout typers into the existing models (step 4)")
     ap.add_argument("--install", action="store_true",
@@ -262,14 +283,16 @@ def main():
     tc.ensure_venv()
     import numpy as np
     args = parser().parse_args()
+    if args.install and args.leave_out:
+        sys.exit("train_folds: --install with --leave-out: a model that never heard a floor is a study, not one to ship")
     if args.bout_typers_only:
-        add_bout_typers(args.out, args.models, args.footstepctl)
+        add_bout_typers(args.out, args.models, args.footstepctl, args.leave_out)
         check_and_install(args, os.path.join(args.models, "full.json"))
         return
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
                                args.synthetic_scenarios, args.jobs, args.randomised)
-    names, X, y, group, truth, pictures = load_all(paths, synthetic)
+    names, X, y, group, truth, pictures = load_all(paths, synthetic, args.leave_out)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
     fold = np.char.rstrip(group, "r")  # a randomised clip belongs to its sources' fold
@@ -311,7 +334,7 @@ def main():
     tc.write_model(full, model, names, mean, scale, temperature, f"{tc.dataset_version()}/eval-folds-all/seed{args.seed}",
                    {key: v for key, v in pooled.items() if key != "reliability"}, network)
     print(f"wrote {args.models}/fold-*.json and full.json")
-    add_bout_typers(args.out, args.models, args.footstepctl)
+    add_bout_typers(args.out, args.models, args.footstepctl, args.leave_out)
     check_and_install(args, full)
 
 
