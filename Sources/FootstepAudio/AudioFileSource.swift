@@ -15,6 +15,9 @@ public final class AudioFileSource: AudioSource {
     /// Samples replaced by 0 because they were not finite or out of range (`SampleSanity`).
     public private(set) var invalidSamples = 0
     private var declaredFrameCount: Int?
+    /// An Ogg stream whose length libsndfile could not find: its last page,
+    /// which carries the final position, is missing (the file was cut short).
+    private var lacksOggEnd: Bool
 
     /// Opens `path` for reading.
     /// - Throws: `AudioSourceError.unreadableFile` when the file is missing, not
@@ -48,6 +51,7 @@ public final class AudioFileSource: AudioSource {
         self.format = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels))
         self.frameCount = frames > 0 && frames < sf_count_t.max ? Int(frames) : nil
         self.declaredFrameCount = Self.declaredDataFrames(handle) ?? self.frameCount
+        self.lacksOggEnd = info.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_OGG) && frameCount == nil
     }
 
     /// The frame count the header announces when it is larger than the file
@@ -97,6 +101,10 @@ public final class AudioFileSource: AudioSource {
         if framesDelivered == 0 {
             framesDelivered = -1
             throw .emptyFile(path: path)
+        }
+        if lacksOggEnd, framesDelivered > 0 {
+            lacksOggEnd = false  // report the cut once
+            throw .unterminatedStream(path: path, actualFrames: framesDelivered)
         }
         return 0
     }

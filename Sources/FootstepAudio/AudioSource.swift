@@ -59,6 +59,10 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The file ended before the length its header announces (for example a
     /// recording cut short by a crash). Every frame before the cut was delivered.
     case truncatedFile(path: String, expectedFrames: Int, actualFrames: Int)
+    /// An Ogg file ended without its last page, which carries the stream's
+    /// length: it was cut short (a copy or download that did not finish).
+    /// Every frame before the cut was delivered.
+    case unterminatedStream(path: String, actualFrames: Int)
     /// A configuration value is out of range (sample rate, channels, period).
     case invalidParameter(String)
 
@@ -79,6 +83,8 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
             return "audio file '\(path)' contains no audio frames"
         case let .truncatedFile(path, expected, actual):
             return "audio file '\(path)' is truncated: its header announces \(expected) frames but only \(actual) could be read"
+        case let .unterminatedStream(path, actual):
+            return "audio file '\(path)' is cut short: the Ogg stream ends without its last page after \(actual) frames (an unfinished copy or download?)"
         case let .invalidParameter(message):
             return message
         }

@@ -1,3 +1,4 @@
+import CSndfile
 import FootstepCore
 import FootstepAudio
 import FootstepTesting
@@ -119,6 +120,31 @@ struct AudioFileSourceTests {
         let (frames, error) = readUntilError(try AudioFileSource(path: path))
         #expect(error == .truncatedFile(path: path, expectedFrames: 16000, actualFrames: 8000))
         #expect(frames == 8000)
+    }
+
+    @Test func anOggCutShortDeliversWhatIsThereThenReportsTheCut() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("whole.ogg")
+        var info = SF_INFO(frames: 0, samplerate: 16000, channels: 1, format: Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS), sections: 0, seekable: 0)
+        let handle = try #require(sf_open(path, Int32(SFM_WRITE), &info))
+        let signal = Self.tone(frames: 160_000, channels: 1, rate: 16000)
+        #expect(signal.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, 160_000) } == 160_000)
+        sf_close(handle)
+        // The whole file knows its length and reads to the end without an error.
+        #expect(try AudioFileSource(path: path).frameCount == 160_000)
+        #expect(readUntilError(try AudioFileSource(path: path)) == (160_000, nil))
+
+        // Its first half has lost the last page, which carries the length.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = directory.appending("cut.ogg")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let source = try AudioFileSource(path: cut)
+        #expect(source.frameCount == nil)
+        let (frames, error) = readUntilError(source)
+        #expect(frames > 40_000 && frames < 120_000, "\(frames)")
+        #expect(error == .unterminatedStream(path: cut, actualFrames: frames))
+        #expect(error?.description.contains("cut short") == true)
+        #expect(readUntilError(source) == (0, nil))
     }
 
     @Test func aFlacWithCorruptFramesFailsWithAClearErrorNotACrash() throws {
