@@ -15,7 +15,7 @@ public final class AudioFileSource: AudioSource {
     /// Samples replaced by 0 because they were not finite or out of range (`SampleSanity`).
     public private(set) var invalidSamples = 0
     private var declaredFrameCount: Int?
-    /// An Ogg stream whose length libsndfile could not find: its last page,
+    /// True for an Ogg stream whose length libsndfile could not find: its last page,
     /// which carries the final position, is missing (the file was cut short).
     private var lacksOggEnd: Bool
 
