@@ -55,27 +55,28 @@ public final class NotifySocket: @unchecked Sendable {
         inbox.condition.lock()
         inbox.stopping = true
         inbox.condition.unlock()
+        // Wakes the reader's blocked recv, which then returns 0.
+        shutdown(descriptor, Int32(SHUT_RDWR))
         readerStopped.wait()
         close(descriptor)
         unlink(path)
     }
 
-    /// The reader thread: every datagram into `inbox` until it is stopping.
+    /// The reader thread: blocks in `recv` and puts every datagram into
+    /// `inbox`, until `deinit` marks it stopping and shuts the socket down.
     private static func receiveAll(descriptor: Int32, into inbox: Inbox, stopped: DispatchSemaphore) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
             inbox.condition.lock()
+            if count > 0 {
+                inbox.messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
+                inbox.condition.broadcast()
+            }
             let stopping = inbox.stopping
             inbox.condition.unlock()
-            if stopping { break }
-            var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptorSet, 1, 50) > 0 else { continue }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { continue }
-            inbox.condition.lock()
-            inbox.messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
-            inbox.condition.broadcast()
-            inbox.condition.unlock()
+            // recv returns 0 once the socket is shut down (or for an empty datagram), -1 on EINTR.
+            if count <= 0 && stopping { break }
         }
         stopped.signal()
     }

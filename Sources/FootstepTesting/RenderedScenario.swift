@@ -4,16 +4,15 @@ import FootstepAudio
 public struct RenderedScenario {
     public var samples: [Float]
     public var truth: [GroundTruthEvent]
-    public var sampleRate: Int
     /// The rendered stream's format.
     public var format: AudioFormat
+    public var sampleRate: Int { format.sampleRate }
 
     /// Renders `spec` (`SynthesisScenario(parsing:)`, e.g. `walking:seed=3,duration=60`).
     public init(_ spec: String) throws {
         let source = try SyntheticSource(spec: spec)
         samples = try readToEnd(source)
         truth = source.groundTruth
-        sampleRate = source.format.sampleRate
         format = source.format
     }
 

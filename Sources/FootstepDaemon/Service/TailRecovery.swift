@@ -76,7 +76,8 @@ struct TailRecovery {
     /// after its last stored event, settles the labels the kill left pending
     /// and stores the level intervals it caught.
     func recover(session sessionId: Int64) throws -> Recovered {
-        guard let file = try database.audioFiles(session: sessionId).max(by: { $0.startFrame < $1.startFrame }),
+        let files = try database.audioFiles(session: sessionId)
+        guard let file = files.max(by: { $0.startFrame < $1.startFrame }),
             file.frames > 0, FileManager.default.fileExists(atPath: file.path)
         else { return Recovered() }
         let rate = Double(file.sampleRate)
@@ -113,7 +114,7 @@ struct TailRecovery {
             try database.appendEvents(events)
             recovered.events = events.count
         }
-        recovered.levels = try recoverLevels(session: sessionId, file: file)
+        recovered.levels = try recoverLevels(session: sessionId, file: file, isOnlyFile: files.count == 1)
         if recovered != Recovered() {
             logger.notice(
                 "session \(sessionId): \(recovered.events) events recovered, \(recovered.labels) labels settled and \(recovered.levels) level intervals measured from the end of \(file.path)",
@@ -122,16 +123,17 @@ struct TailRecovery {
         return recovered
     }
 
-    /// Measures the level intervals of `file` (the session's last) after the
-    /// session's last stored one and appends them; returns how many.
-    private func recoverLevels(session sessionId: Int64, file: AudioFileRecord) throws -> Int {
+    /// Measures the level intervals of `file` (the session's last; `isOnlyFile`
+    /// when it is its only one) after the session's last stored one and
+    /// appends them; returns how many.
+    private func recoverLevels(session sessionId: Int64, file: AudioFileRecord, isOnlyFile: Bool) throws -> Int {
         let rate = Double(file.sampleRate)
         let fileEnd = file.startFrame + file.frames
         // Where the next interval begins: the end of the last stored one, as a frame of this file.
         let next: Int64
         if let last = try database.lastLevelMinute(session: sessionId) {
             next = file.startFrame + Int64((last.endsAt.timeIntervalSince(file.startedAt) * rate).rounded())
-        } else if try database.audioFiles(session: sessionId).count == 1 {
+        } else if isOnlyFile {
             next = file.startFrame
         } else {
             return 0
