@@ -218,12 +218,15 @@ def add_distractors(track, rng, distractors, seconds, per_minute, randomiser=Non
             track.place(t, sound(d), "other:" + d.category, level)
 
 
-def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, parts=None):
+def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, parts=None,
+              path_rng=None):
     """Renders one clip: (samples, truth rows, meta). `randomiser`, a generator, randomises the sources
     (training recordings only); the clip's other draws are the same with or without it. `parts`, a dict, receives
     the mix before its level is set and before the microphone chain (`mix`), and each step's own sound in it
-    (`step_sounds`: first sample, samples)."""
-    building = tx.Transmission(tx.draw(model, rng))
+    (`step_sounds`: first sample, samples). `path_rng`, a generator, draws the building from `transmission.widen`'s
+    wider ranges instead (training recordings only; the clip's other draws stay the same)."""
+    params = tx.draw(model, rng)
+    building = tx.Transmission(params if path_rng is None else tx.widen(model, path_rng))
     track = Track(seconds, building, keep_steps=parts is not None)
     steps = sources["steps"]
     walkers = 0
@@ -286,9 +289,11 @@ def clip_plan(seed, i, distractor_only_share=0.15):
 
 
 def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_share=0.15, audio_format="wav",
-          first=0, randomised=False):
+          first=0, randomised=False, wide_paths=False):
     """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
-    and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept)."""
+    and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept). With
+    `wide_paths` each clip's building is drawn by `transmission.widen` (its own generator, so the clip is otherwise
+    the one built without it)."""
     gt = os.path.join(out_dir, "gt")
     os.makedirs(gt, exist_ok=True)
     rows = []
@@ -300,7 +305,9 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
     for i in range(first, clips):
         rng, name, model, mic, with_steps = clip_plan(seed, i, distractor_only_share)
         randomiser = np.random.default_rng([seed, i, 1]) if randomised else None
-        samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser)
+        path_rng = np.random.default_rng([seed, i, 2]) if wide_paths else None
+        samples, truth, meta = make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser,
+                                         path_rng=path_rng)
         write_wav(os.path.join(gt, name + ".wav"), samples)
         if audio_format == "flac":
             wav = os.path.join(gt, name + ".wav")

@@ -52,7 +52,8 @@ def build(args):
             continue
         # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
         rows = corpus.build(out, data[fold], bg, seed=fold_seed(split, fold, args.seed), clips=clips,
-                            seconds=args.seconds, first=existing, randomised=split == "train-randomised")
+                            seconds=args.seconds, first=existing, randomised=split == "train-randomised",
+                            wide_paths=args.wide_paths and split == "train-randomised")
         steps = sum(int(r["steps"]) for r in rows)
         print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
               f"({time.time() - started:.0f} s)", flush=True)
@@ -189,6 +190,9 @@ def main():
     b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
     b.add_argument("--randomised-train-clips", type=int, default=360,
                    help="further training recordings per fold whose sources are randomised (corpus.randomise_source)")
+    b.add_argument("--wide-paths", action="store_true",
+                   help="draw the randomised training recordings' floors and rooms from transmission.widen's wider "
+                        "ranges (the building changes, nothing else; not the shipped recipe: docs/evaluation.md)")
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--force", action="store_true", help="rebuild folds that exist (without it a fold with fewer clips is extended)")

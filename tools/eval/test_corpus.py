@@ -1,7 +1,8 @@
 """The clip builder (`corpus.build`): clips are deterministic in (seed, index), so a fold built with
 fewer clips and then extended (`footstep_eval.py build --train-clips N` over an existing fold) holds
 byte for byte the clips a build of N from scratch writes; a clip rendered again with its parts
-(`make_clip(parts=...)`, for `audibility_study.py`) is the one the build wrote. And how a step recording is cut into single
+(`make_clip(parts=...)`, for `audibility_study.py`) is the one the build wrote; wide-path clips
+(`build(wide_paths=True)`) are the same scenes through other buildings. And how a step recording is cut into single
 impacts (`sources.split_at_gaps`): every footfall of a recording gets its own truth onset.
 
 Made-up sounds (decaying noise bursts) and the synthetic backgrounds stand in for the recordings,
@@ -114,6 +115,64 @@ class RandomisedSourcesTests(unittest.TestCase):
         np.testing.assert_array_equal(same, spectra[3])  # one generator state, one change
         differences = [np.corrcoef(np.log(spectra[0] + 1e-6), np.log(s + 1e-6))[0, 1] for s in spectra[1:]]
         self.assertLess(min(differences), 0.95)
+
+
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class WidePathsTests(unittest.TestCase):
+    """Training recordings with wide paths (`corpus.build(wide_paths=True)`) are the same scenes through other
+    buildings, drawn by `transmission.widen` from beyond `transmission.draw`'s ranges and coloured as asked."""
+
+    def build(self, out, wide_paths):
+        import backgrounds
+        import corpus
+        data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 3, 2) + sounds("knock", 2, 4)}
+        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, randomised=True, wide_paths=wide_paths)
+        files = {}
+        for name in os.listdir(os.path.join(out, "gt")):
+            with open(os.path.join(out, "gt", name), "rb") as f:
+                files[name] = f.read()
+        return files
+
+    def test_wide_path_clips_hold_the_same_events_through_other_buildings(self):
+        with tempfile.TemporaryDirectory() as narrow, tempfile.TemporaryDirectory() as wide:
+            a, b = self.build(narrow, False), self.build(wide, True)
+            self.assertEqual(sorted(a), sorted(b))
+            for name in a:
+                if name.endswith(".csv"):
+                    self.assertEqual(a[name], b[name], name)
+                else:
+                    self.assertNotEqual(a[name], b[name], f"{name}: the building was not changed")
+
+    def test_widen_reaches_beyond_draw_for_every_model(self):
+        import transmission as tx
+        rng = np.random.default_rng(11)
+        draws = {m: [tx.widen(m, rng) for _ in range(300)] for m in tx.MODELS}
+        cutoffs = [p["cutoff"] for p in draws["ceiling"]]
+        self.assertLess(min(cutoffs), 150)
+        self.assertGreater(max(cutoffs), 1200)
+        self.assertGreater(max(p["rt60"] for p in draws["same_room"]), 0.9)
+        self.assertGreater(max(p["high"] for p in draws["slab"]), 160)
+        self.assertLess(min(p["low"] for p in draws["timber"]), 14)
+        self.assertGreater(max(p["air_db"] for p in draws["slab"]), -18)
+        for m, ps in draws.items():
+            self.assertTrue(all(len(p["colour"]) == len(tx.COLOUR_BANDS) for p in ps), m)
+            self.assertTrue(all(-10 <= g <= 10 for p in ps for g in p["colour"]), m)
+
+    def test_the_colouration_follows_its_band_gains(self):
+        import transmission as tx
+        from scipy import signal
+        gains = [0, 0, 9, 9, 0, -9, -9, 0, 0]
+        params = dict(model="same_room", rt60=0.3, wet=0.0, bright=0.5, seed=1)
+        noise = np.random.default_rng(2).standard_normal(tx.RATE * 8)
+        plain = tx.Transmission(params).apply(noise)
+        coloured = tx.Transmission(dict(params, colour=gains)).apply(noise)
+        f, p_plain = signal.welch(plain, tx.RATE, nperseg=4096)
+        _, p_coloured = signal.welch(coloured, tx.RATE, nperseg=4096)
+        for centre, gain in ((125, 9), (250, 9), (1000, -9), (2000, -9), (500, 0), (7000, 0)):
+            band = (f > centre / 1.1) & (f < centre * 1.1)
+            measured = 10 * np.log10(p_coloured[band].sum() / p_plain[band].sum())
+            self.assertAlmostEqual(measured, gain, delta=1.5, msg=f"{centre} Hz")
 
 
 @unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")

@@ -14,6 +14,11 @@ step and distractor of that clip with `apply`, so a clip is one building.
   mid-band airborne path (boards and nails) and more of the dry sound.
 - same_room: the dry sound with the room's reverberation, full band.
 
+`widen` draws a model's parameters from much wider ranges than `draw` and
+adds a colouration (a smooth random EQ of the whole path): training
+recordings built with `--wide-paths` hear floors and rooms beyond the four
+models' ranges, as real buildings are (`docs/evaluation.md`).
+
 After the transmission, the microphone chain (`MicChain`): a cheap mic's
 high-pass (60-300 Hz) and roll-off, gain drift over the clip, clipping.
 """
@@ -79,6 +84,52 @@ def draw(model, rng):
     raise ValueError(f"unknown transmission model {model!r}")
 
 
+def _log_uniform(rng, low, high):
+    return float(np.exp(rng.uniform(np.log(low), np.log(high))))
+
+
+COLOUR_BANDS = (31.5, 63, 125, 250, 500, 1000, 2000, 4000, 7900)
+
+
+def widen(model, rng):
+    """Parameters of one building for `model` from wider ranges than `draw`'s, with a colouration of the path
+    (`colour`: a gain in dB at each of `COLOUR_BANDS`, ±10): ceilings low-passed anywhere at 80-4000 Hz with
+    1-4 poles, rooms of 0.1-1.6 s, slab and timber modes an octave wider each way and an airborne path from
+    -45 dB to as loud as the structure."""
+    colour = [float(g) for g in rng.uniform(-10, 10, len(COLOUR_BANDS))]
+    if model == "ceiling":
+        p = dict(model=model, cutoff=_log_uniform(rng, 80, 4000), order=int(rng.choice([1, 2, 3, 4])),
+                 rt60=float(rng.uniform(0.1, 1.6)), wet=float(rng.uniform(0.0, 0.8)))
+    elif model == "slab":
+        p = dict(model=model, low=_log_uniform(rng, 12, 60), high=_log_uniform(rng, 70, 320),
+                 count=int(rng.integers(2, 20)), loss=_log_uniform(rng, 0.005, 0.12),
+                 air_db=float(rng.uniform(-45, 0)), air_cutoff=_log_uniform(rng, 100, 3000),
+                 rt60=float(rng.uniform(0.1, 1.6)), wet=float(rng.uniform(0.0, 0.6)),
+                 smoothing=_log_uniform(rng, 15, 250))
+    elif model == "timber":
+        lo = _log_uniform(rng, 60, 500)
+        p = dict(model=model, low=_log_uniform(rng, 8, 40), high=_log_uniform(rng, 45, 220),
+                 count=int(rng.integers(2, 14)), loss=_log_uniform(rng, 0.01, 0.2),
+                 air_db=float(rng.uniform(-30, 0)), air_band=(lo, min(7000.0, lo * _log_uniform(rng, 2, 40))),
+                 rt60=float(rng.uniform(0.1, 1.6)), wet=float(rng.uniform(0.0, 0.6)),
+                 smoothing=_log_uniform(rng, 15, 300))
+    elif model == "same_room":
+        p = dict(model=model, rt60=float(rng.uniform(0.1, 1.6)), wet=float(rng.uniform(0.0, 0.9)),
+                 bright=float(rng.uniform(0.0, 1.0)))
+    else:
+        raise ValueError(f"unknown transmission model {model!r}")
+    p.update(colour=colour, seed=int(rng.integers(1 << 30)))
+    return p
+
+
+def _colour_fir(gains_db, taps=511):
+    """A linear-phase FIR whose gain follows `gains_db` at `COLOUR_BANDS` (log-frequency interpolation)."""
+    nyquist = RATE / 2
+    f = np.concatenate([[0.0], np.geomspace(20, nyquist * 0.999, 64), [nyquist]])
+    g = np.interp(np.log(np.maximum(f, 20)), np.log(COLOUR_BANDS), gains_db)
+    return signal.firwin2(taps, f / nyquist, 10 ** (g / 20))
+
+
 class Transmission:
     """One building's path, built once per clip from `draw`'s parameters."""
 
@@ -96,6 +147,7 @@ class Transmission:
             else:
                 lo, hi = params["air_band"]
                 self.air = signal.butter(2, [lo / (RATE / 2), hi / (RATE / 2)], btype="band", output="sos")
+        self.colour = _colour_fir(params["colour"]) if "colour" in params else None
 
     def apply(self, x, structure_gain=1.0):
         """What reaches the room below from the dry sound `x`; `structure_gain`
@@ -112,6 +164,8 @@ class Transmission:
             y = structure_gain * structure + 10 ** (self.p["air_db"] / 20) * air
         else:
             y = x.copy()
+        if self.colour is not None:
+            y = signal.fftconvolve(y, self.colour)[len(self.colour) // 2: len(self.colour) // 2 + len(y)]
         wet = signal.fftconvolve(y, self.room)[: len(y) + len(self.room) // 2]
         out = np.zeros(len(wet))
         out[: len(y)] += y
