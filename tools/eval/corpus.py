@@ -293,15 +293,22 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
     """Writes clips `first` to `clips` - 1 into out_dir/gt and out_dir/clips_meta.csv (each deterministic in `seed`
     and its index, so a fold can be extended: with `first`, clips_meta.csv's first `first` rows are kept). With
     `wide_paths` each clip's building is drawn by `transmission.widen` (its own generator, so the clip is otherwise
-    the one built without it)."""
+    the one built without it); clips_meta.csv's `paths` column says which (`wide` or `narrow`), and a fold is only
+    extended with clips of its own kind."""
     gt = os.path.join(out_dir, "gt")
     os.makedirs(gt, exist_ok=True)
+    paths = "wide" if wide_paths else "narrow"
     rows = []
     if first:
         with open(os.path.join(out_dir, "clips_meta.csv"), newline="") as f:
             rows = list(csv.DictReader(f))[:first]
         if len(rows) != first:
             raise ValueError(f"{out_dir} holds {len(rows)} clips, not the {first} to extend: build it with --force")
+        for row in rows:
+            row.setdefault("paths", "narrow")  # folds built before wide paths existed
+        if any(row["paths"] != paths for row in rows):
+            raise ValueError(f"{out_dir}'s clips were built with {rows[0]['paths']} paths, not the {paths} paths "
+                             "asked for: build it with --force")
     for i in range(first, clips):
         rng, name, model, mic, with_steps = clip_plan(seed, i, distractor_only_share)
         randomiser = np.random.default_rng([seed, i, 1]) if randomised else None
@@ -318,7 +325,7 @@ def build(out_dir, sources, backgrounds, seed, clips, seconds, distractor_only_s
             w.writerow(["onset_s", "offset_s", "label"])
             for on, off, label in truth:
                 w.writerow([f"{on:.4f}", f"{off:.4f}", label])
-        rows.append(dict(clip=name, **meta))
+        rows.append(dict(clip=name, **meta, paths=paths))
     with open(os.path.join(out_dir, "clips_meta.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
         w.writeheader()

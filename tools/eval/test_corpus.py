@@ -144,6 +144,19 @@ class WidePathsTests(unittest.TestCase):
                 else:
                     self.assertNotEqual(a[name], b[name], f"{name}: the building was not changed")
 
+    def test_a_fold_is_extended_only_with_clips_of_its_own_paths(self):
+        import csv
+        with tempfile.TemporaryDirectory() as out:
+            self.build(out, True)
+            with open(os.path.join(out, "clips_meta.csv"), newline="") as f:
+                self.assertEqual({r["paths"] for r in csv.DictReader(f)}, {"wide"})
+            import backgrounds
+            import corpus
+            data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 3, 2)}
+            bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+            with self.assertRaisesRegex(ValueError, "built with wide paths, not the narrow paths"):
+                corpus.build(out, data, bg, seed=42, clips=5, seconds=10, first=4, randomised=True)
+
     def test_widen_reaches_beyond_draw_for_every_model(self):
         import transmission as tx
         rng = np.random.default_rng(11)
