@@ -35,6 +35,21 @@ def sounds(category, count, seed):
     return out
 
 
+def build_fold(out, distractors, clips=4, **options):
+    """Builds `clips` clips of 10 s (seed 42) from made-up steps and `distractors` into `out`; returns the files of
+    out/gt by name."""
+    import backgrounds
+    import corpus
+    data = {"steps": sounds("footstep", 6, 1), "distractors": distractors}
+    bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+    corpus.build(out, data, bg, seed=42, clips=clips, seconds=10, **options)
+    files = {}
+    for name in os.listdir(os.path.join(out, "gt")):
+        with open(os.path.join(out, "gt", name), "rb") as f:
+            files[name] = f.read()
+    return files
+
+
 @unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
 class ExtendingAFoldTests(unittest.TestCase):
     def build(self, out, clips, first=0):
@@ -73,17 +88,8 @@ class RandomisedSourcesTests(unittest.TestCase):
     events at the same times with the same labels, made of changed sounds; the evaluation clips never are."""
 
     def build(self, out, randomised):
-        import backgrounds
-        import corpus
-        data = {"steps": sounds("footstep", 6, 1),
-                "distractors": sounds("drop", 3, 2) + sounds("music_hit", 3, 3) + sounds("knock", 2, 4)}
-        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
-        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, randomised=randomised)
-        files = {}
-        for name in os.listdir(os.path.join(out, "gt")):
-            with open(os.path.join(out, "gt", name), "rb") as f:
-                files[name] = f.read()
-        return files
+        distractors = sounds("drop", 3, 2) + sounds("music_hit", 3, 3) + sounds("knock", 2, 4)
+        return build_fold(out, distractors, randomised=randomised)
 
     def test_randomised_clips_hold_the_same_events_in_other_sounds(self):
         import csv
@@ -122,17 +128,9 @@ class WidePathsTests(unittest.TestCase):
     """Training recordings with wide paths (`corpus.build(wide_paths=True)`) are the same scenes through other
     buildings, drawn by `transmission.widen` from beyond `transmission.draw`'s ranges and coloured as asked."""
 
-    def build(self, out, wide_paths):
-        import backgrounds
-        import corpus
-        data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 3, 2) + sounds("knock", 2, 4)}
-        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
-        corpus.build(out, data, bg, seed=42, clips=4, seconds=10, randomised=True, wide_paths=wide_paths)
-        files = {}
-        for name in os.listdir(os.path.join(out, "gt")):
-            with open(os.path.join(out, "gt", name), "rb") as f:
-                files[name] = f.read()
-        return files
+    def build(self, out, wide_paths, **options):
+        distractors = sounds("drop", 3, 2) + sounds("knock", 2, 4)
+        return build_fold(out, distractors, randomised=True, wide_paths=wide_paths, **options)
 
     def test_wide_path_clips_hold_the_same_events_through_other_buildings(self):
         with tempfile.TemporaryDirectory() as narrow, tempfile.TemporaryDirectory() as wide:
@@ -150,12 +148,8 @@ class WidePathsTests(unittest.TestCase):
             self.build(out, True)
             with open(os.path.join(out, "clips_meta.csv"), newline="") as f:
                 self.assertEqual({r["paths"] for r in csv.DictReader(f)}, {"wide"})
-            import backgrounds
-            import corpus
-            data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 3, 2)}
-            bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
             with self.assertRaisesRegex(ValueError, "built with wide paths, not the narrow paths"):
-                corpus.build(out, data, bg, seed=42, clips=5, seconds=10, first=4, randomised=True)
+                self.build(out, False, clips=5, first=4)
 
     def test_widen_reaches_beyond_draw_for_every_model(self):
         import transmission as tx
