@@ -225,7 +225,7 @@ def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, random
     the mix before its level is set and before the microphone chain (`mix`), and each step's own sound in it
     (`step_sounds`: first sample, samples). `path_rng`, a generator, draws the building from `transmission.widen`'s
     wider ranges instead (training recordings only; the clip's other draws stay the same)."""
-    params = tx.draw(model, rng)
+    params = tx.draw(model, rng)  # drawn either way: the clip's later draws from `rng` stay the same
     building = tx.Transmission(params if path_rng is None else tx.widen(model, path_rng))
     track = Track(seconds, building, keep_steps=parts is not None)
     steps = sources["steps"]

@@ -94,7 +94,7 @@ COLOUR_BANDS = (31.5, 63, 125, 250, 500, 1000, 2000, 4000, 7900)
 def widen(model, rng):
     """Parameters of one building for `model` from wider ranges than `draw`'s, with a colouration of the path
     (`colour`: a gain in dB at each of `COLOUR_BANDS`, ±10): ceilings low-passed anywhere at 80-4000 Hz with
-    1-4 poles, rooms of 0.1-1.6 s, slab and timber modes an octave wider each way and an airborne path from
+    1-4 poles, rooms of 0.1-1.6 s, slab and timber modes about an octave wider each way and an airborne path from
     -45 dB to as loud as the structure."""
     colour = [float(g) for g in rng.uniform(-10, 10, len(COLOUR_BANDS))]
     if model == "ceiling":
@@ -131,7 +131,7 @@ def _colour_fir(gains_db, taps=511):
 
 
 class Transmission:
-    """One building's path, built once per clip from `draw`'s parameters."""
+    """One building's path, built once per clip from `draw`'s (or `widen`'s) parameters."""
 
     def __init__(self, params):
         self.p = params
