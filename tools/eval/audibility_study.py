@@ -28,11 +28,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import backgrounds  # noqa: E402
 import corpus  # noqa: E402
 import footstep_eval  # noqa: E402
 import scoring  # noqa: E402
-import sources  # noqa: E402
 
 RATE = corpus.RATE
 EDGES = 25 * 2 ** (np.arange(0, 22) / 3)  # 1/3-octave band edges, 25 Hz to 3.2 kHz
@@ -92,9 +90,7 @@ def main():
         ap.error(f"--every {args.every}: give an odd number (clip i is through transmission model i mod 4, so an "
                  f"even step skips some of them)")
 
-    data = sources.load(args.data)
-    voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
-    bg = backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
+    data, bg = footstep_eval.load_inputs(args.data, args.out)
     counts = collections.defaultdict(collections.Counter)
     for fold in footstep_eval.FOLDS:
         split_dir = os.path.join(args.out, "train", str(fold))

@@ -34,12 +34,18 @@ import sources  # noqa: E402
 FOLDS = list(sources.FOLDS)
 
 
-def build(args):
+def load_inputs(data_dir, out):
+    """The recordings of fetch.sh's wav directory by fold (`sources.load`) and the backgrounds made of them (with
+    espeak-ng's voices, cached under out/cache)."""
     import backgrounds
+    data = sources.load(data_dir)
+    voices = backgrounds.espeak_voices(os.path.join(out, "cache"))
+    return data, backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
+
+
+def build(args):
     import corpus
-    data = sources.load(args.data)
-    voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
-    bg = backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
+    data, bg = load_inputs(args.data, args.out)
     started = time.time()
     plan = [("eval", k, args.eval_clips) for k in FOLDS]
     plan += [("train", k, args.train_clips) for k in FOLDS]

@@ -30,12 +30,9 @@ FOLDS = list(sources.FOLDS)
 
 def build_sets(args):
     """Writes WORK/narrow/train/K (links to the stored clips) and WORK/wide/train/K (the same scenes, wide buildings)."""
-    import backgrounds
     import corpus
     import footstep_eval
-    data = sources.load(args.data)
-    voices = backgrounds.espeak_voices(os.path.join(args.out, "cache"))
-    bg = backgrounds.Backgrounds(data["background"]["speech"], data["background"]["music"], voices)
+    data, bg = footstep_eval.load_inputs(args.data, args.out)
     for k in FOLDS:
         stored = os.path.join(args.out, "train", str(k))
         narrow = os.path.join(args.work, "narrow", "train", str(k))
