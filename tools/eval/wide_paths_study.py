@@ -37,9 +37,15 @@ def build_sets(args):
         stored = os.path.join(args.out, "train", str(k))
         narrow = os.path.join(args.work, "narrow", "train", str(k))
         wide = os.path.join(args.work, "wide", "train", str(k))
-        if not os.path.exists(os.path.join(wide, "clips_meta.csv")):
+        if footstep_eval.built_clips(stored) < args.clips:
+            sys.exit(f"{stored} holds {footstep_eval.built_clips(stored)} training clips, fewer than --clips "
+                     f"{args.clips}: build the corpus first (footstep_eval.py --out {args.out} build) or ask for fewer")
+        existing = footstep_eval.built_clips(wide)
+        if existing > args.clips:
+            sys.exit(f"{wide} holds {existing} clips, more than --clips {args.clips}: give that many or another --work")
+        if existing < args.clips:  # deterministic in (seed, index): a smaller set is extended
             corpus.build(wide, data[k], bg, seed=footstep_eval.fold_seed("train", k), clips=args.clips,
-                         seconds=args.seconds, wide_paths=True)
+                         seconds=args.seconds, first=existing, wide_paths=True)
         os.makedirs(os.path.join(narrow, "gt"), exist_ok=True)
         with open(os.path.join(stored, "clips_meta.csv"), newline="") as f:
             rows = list(csv.DictReader(f))[: args.clips]
@@ -89,17 +95,16 @@ def main():
     args = ap.parse_args()
     build_sets(args)
     for models in args.models:
+        tag = os.path.basename(os.path.normpath(models))
         figures = {}
         for kind in ("narrow", "wide"):
-            tag = os.path.basename(os.path.normpath(models))
             result, pred = (os.path.join(args.work, f"{tag}-{kind}{x}") for x in (".json", "-predictions"))
             subprocess.run([sys.executable, os.path.join(HERE, "footstep_eval.py"), "--out",
                             os.path.join(args.work, kind), "score", "--split", "train", "--models", models,
                             "--json", result, "--predictions", pred], check=True, stdout=subprocess.DEVNULL)
             with open(result) as f:
                 figures[kind] = json.load(f)
-            if kind == "wide":
-                fates = where(pred, os.path.join(args.work, kind))
+        fates = where(pred, os.path.join(args.work, "wide"))  # pred: the wide set's, scored last
         print(f"\n{models}: | transmission | harness's buildings: F1 (false footsteps / h) | wide buildings | "
               "wide: found / `other` / not detected |")
         for scenario in ["all"] + sorted(fates):
