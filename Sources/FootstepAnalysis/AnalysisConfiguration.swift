@@ -65,6 +65,16 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// Footsteps less than this many seconds apart are one bout (`BoutReviser.boutGap`).
     public static var boutGap: Double { BoutReviser.boutGap }
 
+    /// How much of the stream before a footstep its type depends on,
+    /// seconds: its bout (at most `BoutReviser.maximumBoutSteps` steps, each
+    /// less than `boutGap` after the one before: 96 s) and the footsteps of
+    /// the `BoutTyping.referenceSeconds` (5 min) before it, which tell a stomp
+    /// from the walker's ordinary steps. The minute of sure footsteps the
+    /// gait context compares a doubtful impact with lies within it.
+    public static var typingContextSeconds: Double {
+        BoutTyping.referenceSeconds + Double(BoutReviser.maximumBoutSteps) * BoutReviser.boutGap
+    }
+
     func detectorConfiguration(sampleRate: Double) -> OnsetDetectorConfiguration {
         var configuration = OnsetDetectorConfiguration(sampleRate: sampleRate)
         configuration.threshold = detectorThreshold

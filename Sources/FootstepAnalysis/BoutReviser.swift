@@ -22,7 +22,7 @@ import Glibc
 struct BoutReviser {
     static let boutGap = 1.5
     static let stepIntervals = 0.2...1.2
-    static let referenceSeconds = 300.0
+    static let referenceSeconds = BoutTyping.referenceSeconds
     static let maximumBoutSteps = 64
     static let historyCapacity = 1024
 

@@ -51,7 +51,7 @@ import Testing
         let appended = stored.filter { $0.notes == TailRecovery.note }
         #expect(recovered.events == appended.count)
         #expect(recovered.labels == 0, "the stored labels were the clean analysis's")
-        // The tail is analysed from 80 s before the last stored event: the same events come out,
+        // The tail is analysed from `lead` before the last stored event: the same events come out,
         // at the same frames (within a detector frame), with the same labels; the held one too.
         let missing = [clean[held]] + clean.suffix(from: keep)
         #expect(abs(appended.count - missing.count) <= 1, "recovered \(appended.count) of \(missing.count)")
@@ -185,6 +185,31 @@ import Testing
         #expect(try database.verifyRevisions().isIntact)
         // A second start-up finds nothing more to do.
         #expect(try recovery.recover(session: session.id!) == TailRecovery.Recovered())
+    }
+
+    /// The tail starts early enough for a pending label to be judged as the live analysis
+    /// judged it: its bout and the 5 minutes of footsteps before it (a stomp is heavier than
+    /// the walker's ordinary steps), and the detector's warm-up; never before the file.
+    @Test func theTailCoversWhatAPendingTypeIsJudgedAgainst() {
+        let rate = 16000.0
+        func frame(_ seconds: Double) -> Int64 { Int64(seconds * rate) }
+        #expect(TailRecovery.lead >= AnalysisConfiguration.typingContextSeconds + TailRecovery.warmUp)
+        #expect(AnalysisConfiguration.typingContextSeconds >= 300 + 64 * AnalysisConfiguration.boutGap)
+        // An hour's file, the last event stored 2 s before its end.
+        let hour = frame(3600)
+        #expect(
+            TailRecovery.tailStart(fileStart: 0, fileEnd: hour, lastStored: hour - frame(2), rate: rate)
+                == hour - frame(2) - frame(TailRecovery.lead))
+        // Nothing stored for the last half hour, or ever: the last `longestTail` only.
+        for lastStored in [hour / 2, nil] {
+            #expect(
+                TailRecovery.tailStart(fileStart: 0, fileEnd: hour, lastStored: lastStored, rate: rate)
+                    == hour - frame(TailRecovery.longestTail))
+        }
+        // A file that began 3 minutes before the kill (a new file of the session): all of it.
+        #expect(
+            TailRecovery.tailStart(fileStart: hour - frame(180), fileEnd: hour, lastStored: hour - frame(2), rate: rate)
+                == hour - frame(180))
     }
 
     /// The level minute in progress at a kill: the minutes before it were stored, its own

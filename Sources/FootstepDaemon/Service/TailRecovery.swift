@@ -9,10 +9,12 @@ import Logging
 /// events the pipeline had detected, or not yet reached, and the labels it
 /// had not yet settled. Start-up recovery runs it for each interrupted
 /// session after repairing its files: the end of the session's last audio
-/// file, from `lead` before its last stored event (the minute of sure
-/// footsteps the gait context compares with, and a held event's wait), goes
-/// through the same pipeline (model, calibration, equalizer, minimum
-/// confidence: `analysis`) to its end, as a clean stop would.
+/// file, from `lead` before its last stored event (what a pending label
+/// depends on: the bout and the 5 minutes of footsteps its types are judged
+/// against, which hold the minute of sure footsteps the gait context
+/// compares with), goes through the same pipeline (model, calibration,
+/// equalizer, minimum confidence: `analysis`) to its end, as a clean stop
+/// would.
 ///
 /// - **Events**: those it finds that were not stored are appended to the
 ///   chain with a note saying they were recovered. Events leave the pipeline
@@ -34,18 +36,20 @@ import Logging
 ///   session's only one and no interval was stored), with one interval
 ///   before it to settle the filters when the file has it.
 struct TailRecovery {
-    /// Seconds analysed before the last stored event: the minute of sure
-    /// footsteps the gait context compares a doubtful impact with, and
-    /// `warmUp`.
-    static let lead = 80.0
+    /// Seconds analysed before the last stored event: the stream a footstep's
+    /// type depends on (`AnalysisConfiguration.typingContextSeconds`: its
+    /// bout and the 5 minutes of footsteps before it, 396 s), as the live
+    /// analysis had it, and `warmUp`.
+    static let lead = AnalysisConfiguration.typingContextSeconds + warmUp
     /// Seconds at the start of the tail whose stored events keep their labels:
     /// the detector learns the background and the features' onset history
     /// fills (unless the tail starts where the session's file does, as the
     /// live analysis did).
     static let warmUp = 20.0
-    /// The most audio analysed: the pipeline delays an event by seconds at most
-    /// and the store is written every second, so anything older was stored.
-    static let longestTail = 300.0
+    /// The most audio analysed, seconds: `lead` and a minute more. The pipeline
+    /// delays an event by seconds at most and the store is written every
+    /// second, so an event a minute older than the file's end was stored.
+    static let longestTail = lead + 60
     /// An event within this of a stored onset is taken to be that one.
     static let sameEventSeconds = 0.05
     /// The note of a recovered event.
@@ -83,9 +87,7 @@ struct TailRecovery {
         let rate = Double(file.sampleRate)
         let fileEnd = file.startFrame + file.frames
         let lastStored = try database.lastEventFrame(session: sessionId)
-        var start = max(fileEnd - Int64(Self.longestTail * rate), file.startFrame)
-        if let lastStored { start = max(start, min(lastStored, fileEnd) - Int64(Self.lead * rate)) }
-        start = max(start, file.startFrame)
+        let start = Self.tailStart(fileStart: file.startFrame, fileEnd: fileEnd, lastStored: lastStored, rate: rate)
 
         let source = try AudioFileSource(path: file.path)
         defer { source.close() }
@@ -121,6 +123,15 @@ struct TailRecovery {
                 metadata: ["footstep.session": "\(sessionId)"])
         }
         return recovered
+    }
+
+    /// The frame the tail's analysis starts at: `lead` before the last stored
+    /// event (`lastStored`, when there is one), at most `longestTail` before
+    /// the file's end, never before its start.
+    static func tailStart(fileStart: Int64, fileEnd: Int64, lastStored: Int64?, rate: Double) -> Int64 {
+        var start = fileEnd - Int64(longestTail * rate)
+        if let lastStored { start = max(start, min(lastStored, fileEnd) - Int64(lead * rate)) }
+        return max(start, fileStart)
     }
 
     /// Measures the level intervals of `file` (the session's last; `isOnlyFile`
