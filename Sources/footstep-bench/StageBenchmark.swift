@@ -164,6 +164,14 @@ enum StageBenchmark {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// Whether `output` reports an event (settled or provisional: each event is reported once, as one of them).
+    static func isEvent(_ output: AnalysisOutput) -> Bool {
+        switch output {
+        case .event, .provisional: true
+        case .levels, .revision: false
+        }
+    }
+
     /// The single-thread pipeline over decoded samples; returns the event count.
     static func analyse<C: EventClassifier>(_ samples: [Float], format: AudioFormat, classifier: consuming C) throws -> Int {
         var pipeline = try AnalysisPipeline(format: format, configuration: AnalysisConfiguration(), classifier: classifier)
@@ -174,11 +182,11 @@ enum StageBenchmark {
             while offset < all.count {
                 let count = min(block, all.count - offset)
                 pipeline.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)]), frames: count / format.channels) {
-                    if case .event = $0 { events += 1 }
+                    if isEvent($0) { events += 1 }
                 }
                 offset += count
             }
-            pipeline.finish { if case .event = $0 { events += 1 } }
+            pipeline.finish { if isEvent($0) { events += 1 } }
         }
         return events
     }
