@@ -36,7 +36,9 @@ import FootstepCore
 ///   is a footstep when it belongs to a train of at least `trainLength` (4)
 ///   regular impacts of any label: each at least `trainMinimumProbability`
 ///   (0.1) a footstep, each interval 0.25–0.8 s and within 15 % of the one
-///   before, each within `trainLevelTolerance` (6 dB LAFmax) of the first,
+///   before but the intervals not machine-exact (their spread at least
+///   `minimumSpread`, 1.2 %, of their mean: a drum machine's or a clock's is
+///   less), each within `trainLevelTolerance` (6 dB LAFmax) of the first,
 ///   and on average at least `trainMinimumMeanProbability` (0.6) footsteps.
 ///   A walk the classifier hears as half steps, half `other` is a walk.
 ///   Its footstep probability becomes the train's mean when that is higher
@@ -50,8 +52,7 @@ import FootstepCore
 ///   before, each impact within `walkLevelTolerance` (6 dB LAFmax) and
 ///   `walkTimbreTolerance` (8 dB, ``EventTimbre``) of the one before it: one
 ///   walker's steps through one floor sound alike. The intervals must not be
-///   machine-exact (their spread at least `walkMinimumSpread`, 1.2 %, of
-///   their mean: a drum machine's or a clock's is less), and the classifier
+///   machine-exact (`minimumSpread`, as a train's), and the classifier
 ///   must lean towards footsteps over the walk as a whole (mean footstep
 ///   probability at least `walkMinimumMeanProbability`, 0.45): on the
 ///   training clips, regular trains of alike impacts that the classifier
@@ -122,12 +123,14 @@ struct GaitContextRefiner {
     static let contextSeconds = Double(trainLength - 1) * stepIntervals.upperBound
     /// An unsure step with another impact closer than this is not a step.
     static let crowdingGap = 0.25
+    /// The least spread (standard deviation, a fraction of their mean) of the
+    /// intervals of a train or a walk: a walker's vary by a few per cent.
+    static let minimumSpread = 0.012
     /// Impacts a walk needs, and what they must have in common.
     static let walkLength = 4
     static let walkIntervals = 0.25...1.15
     static let walkLevelTolerance = 6.0
     static let walkTimbreTolerance: Float = 8
-    static let walkMinimumSpread = 0.012
     static let walkMinimumMeanProbability = 0.45
     /// The footstep probability of an impact in a walk (at least): the share
     /// of the impacts the rule rescued on the training clips, out of fold, that were steps.
@@ -430,18 +433,20 @@ struct GaitContextRefiner {
         var includes = start.onset == onset || recentImpacts[second].onset == onset
         var last = second
         var interval = recentImpacts[second].onset - start.onset
+        var intervals = Intervals(interval)
         while length < Self.trainLength || !includes {
             // Past the event without it: this beat is not its train.
             guard recentImpacts[last].onset < onset || includes,
                 let next = nextOnBeat(after: last, interval: interval, of: start)
             else { return nil }
             interval = recentImpacts[next].onset - recentImpacts[last].onset
+            intervals.add(interval)
             last = next
             length += 1
             sum += recentImpacts[next].probability
             includes = includes || recentImpacts[next].onset == onset
         }
-        return sum / Double(length)
+        return intervals.isMachineExact ? nil : sum / Double(length)
     }
 
     /// The train member closest to one `interval` after `recentImpacts[last]`
@@ -506,26 +511,44 @@ struct GaitContextRefiner {
         guard Self.walkIntervals.contains(interval), isAlike(recentImpacts[second], start) else { return false }
         var length = 2
         var includes = start.onset == onset || recentImpacts[second].onset == onset
-        var sum = interval
-        var squares = interval * interval
+        var intervals = Intervals(interval)
         var probability = start.probability + recentImpacts[second].probability
         var last = second
         while let next = nextInWalk(after: last, interval: interval) {
             interval = recentImpacts[next].onset - recentImpacts[last].onset
             last = next
             length += 1
-            sum += interval
-            squares += interval * interval
+            intervals.add(interval)
             probability += recentImpacts[next].probability
             includes = includes || recentImpacts[next].onset == onset
         }
-        guard includes, length >= Self.walkLength,
-            probability >= Self.walkMinimumMeanProbability * Double(length)
-        else { return false }
-        let gaps = Double(length - 1)
-        let mean = sum / gaps
-        let spread = (max(0, squares / gaps - mean * mean)).squareRoot()
-        return spread >= Self.walkMinimumSpread * mean
+        return includes && length >= Self.walkLength
+            && probability >= Self.walkMinimumMeanProbability * Double(length) && !intervals.isMachineExact
+    }
+
+    /// The intervals of a train or a walk, as far as it has been followed.
+    private struct Intervals {
+        private var count = 1
+        private var sum: Double
+        private var squares: Double
+
+        init(_ first: Double) {
+            sum = first
+            squares = first * first
+        }
+
+        mutating func add(_ interval: Double) {
+            count += 1
+            sum += interval
+            squares += interval * interval
+        }
+
+        /// Whether their spread (standard deviation) is below `minimumSpread`
+        /// of their mean: a drum machine's or a clock's beat, not a walker's.
+        var isMachineExact: Bool {
+            let mean = sum / Double(count)
+            return (max(0, squares / Double(count) - mean * mean)).squareRoot() < GaitContextRefiner.minimumSpread * mean
+        }
     }
 
     /// The impact closest to one `interval` after `recentImpacts[last]`
