@@ -218,9 +218,8 @@ func whenSettled(_ body: @escaping (AnalyzedEvent) -> Void) -> (AnalysisOutput) 
     }
 
     /// Two sure steps 1.8 s apart with two impacts the classifier called
-    /// `other` on their beat between them (0.6 s apart).
-    /// A sure step, two impacts the classifier calls `other`, a sure step: 0.6 s apart, give
-    /// or take a walker's few per cent (`third`: the third impact's onset; 11.2 is exact).
+    /// `other` on their beat between them (0.6 s apart, give or take a
+    /// walker's few per cent; `third` is the third impact's onset, 11.2 exact).
     static func train(
         otherProbability: Double, levels: [Double] = [60, 60, 60, 60], second: Double = 0.6, third: Double = 11.23
     ) -> [AnalyzedEvent] {
