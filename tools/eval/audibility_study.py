@@ -54,16 +54,6 @@ def audibility(mix, start, own):
     return float(np.max(10 * np.log10(band_energies(mine) / band_energies(segment - mine))))
 
 
-def fate(steps, rows):
-    """For each step onset: 'footstep' (matched by a non-`other` detection), 'other' (matched only when every
-    detection counts) or 'undetected'."""
-    onsets = [float(r["onset_s"]) for r in rows]
-    typed = [float(r["onset_s"]) for r in rows if not r["label"].startswith("other")]
-    found = {a for a, _ in scoring.match(steps, typed)}
-    detected = {a for a, _ in scoring.match(steps, onsets)}
-    return ["footstep" if i in found else "other" if i in detected else "undetected" for i in range(len(steps))]
-
-
 def blocked_by(onset, rows):
     """Why an undetected step may have been passed over: the detection before it whose event still lasted, or one
     within 0.4 s before it, or none."""
@@ -116,7 +106,7 @@ def main():
             with open(predicted, newline="") as f:
                 rows = list(csv.DictReader(f))
             steps = sorted(parts["step_sounds"], key=lambda s: s[0])
-            fates = fate([start / RATE for start, _ in steps], rows)
+            fates = scoring.step_fates([start / RATE for start, _ in steps], rows)
             for (start, own), what in zip(steps, fates):
                 level = audibility(parts["mix"], start, own)
                 heard = next(label for limit, label in RANGES if level < limit)

@@ -87,6 +87,16 @@ def match(truth, predicted, tolerance=TOLERANCE):
     return pairs
 
 
+def step_fates(steps, rows):
+    """For each step onset of `steps`: 'footstep' (matched by a prediction that is a footstep claim), 'other'
+    (matched only when every prediction counts, `other` too) or 'undetected'. `rows`: analyze's CSV rows."""
+    onsets = [float(r["onset_s"]) for r in rows]
+    claims = [float(r["onset_s"]) for r in rows if not r["label"].startswith("other")]
+    found = {a for a, _ in match(steps, claims)}
+    detected = {a for a, _ in match(steps, onsets)}
+    return ["footstep" if i in found else "other" if i in detected else "undetected" for i in range(len(steps))]
+
+
 def prf(tp, fp, fn):
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0

@@ -48,6 +48,13 @@ class MatchTests(unittest.TestCase):
         self.assertEqual(pairs, [(0, 0), (1, 1)])
 
 
+class StepFateTests(unittest.TestCase):
+    def test_found_called_other_or_undetected(self):
+        rows = [{"onset_s": "1.02", "label": "heel_strike"}, {"onset_s": "2.05", "label": "other"},
+                {"onset_s": "3.5", "label": "unknown"}]
+        self.assertEqual(scoring.step_fates([1.0, 2.0, 3.0], rows), ["footstep", "other", "undetected"])
+
+
 class FigureTests(unittest.TestCase):
     def test_known_clip_figures(self):
         with tempfile.TemporaryDirectory() as root:

@@ -73,14 +73,10 @@ def where(pred_root, gt_root):
             if not truth:
                 continue
             with open(os.path.join(pred, name), newline="") as f:
-                rows = list(csv.DictReader(f))
-            detected = {i for i, _ in scoring.match(truth, [float(r["onset_s"]) for r in rows])}
-            found = {i for i, _ in scoring.match(
-                truth, [float(r["onset_s"]) for r in rows if not r["label"].lower().startswith("other")])}
+                fates = scoring.step_fates(truth, list(csv.DictReader(f)))
             tally = out.setdefault(name.split("-")[0], [0, 0, 0])
-            tally[0] += len(found)
-            tally[1] += len(detected - found)
-            tally[2] += len(truth) - len(detected | found)
+            for i, fate in enumerate(("footstep", "other", "undetected")):
+                tally[i] += fates.count(fate)
     return out
 
 
