@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Could a learned, frame-by-frame step detector find the steps footstepd's detector and event model lose?
+Measured out of fold on the evaluation's training clips (whole recording families held out).
+
+    tools/.venv/bin/python tools/eval/frame_detector_study.py --predictions DIR [--out /tmp/footstep-eval]
+        [--work /tmp/frame-study] [--minutes 6] [--seed 7] [--randomised] [--positive-share 0.25] [--tag NAME]
+    ... --predictions DIR --tag NAME --fuse
+    ... --predictions DIR --tag NAME --evaluate 'rescue=0.5,veto=0.1,add=0.5,company=1.5' --eval-predictions EDIR
+
+docs/evaluation.md (*A learned frame detector*) reports run 1 (the defaults) and run 2 (`--randomised
+--positive-share 0.0625 --minutes 8 --tag s2`), with session 35's fold models' predictions.
+
+Needs `footstep_eval.py build` (the training clips, OUT/train/K/gt) and the pipeline's predictions on them
+(`footstep_eval.py score --split train --predictions DIR`: DIR/model-K/K/CLIP.csv, every detection with its
+label), which are the baseline on the same clips.
+
+For each clip it forms a picture of the whole stream, 10 ms frames: 16 log bands 20-400 Hz from 128 ms frames
+and 40 log bands 400-7600 Hz from 32 ms frames (the onset detector's two resolutions), each band relative to
+its own 20th percentile over the clip (the level of the microphone and of the background taken out). A small
+network of dilated 1-D convolutions over time (56 bands in, 48 channels, dilations 1-32: it sees ±0.96 s,
+two or three steps of a walk around each frame) gives each frame the probability that a step begins within
+20 ms of it. For fold K it is trained on the clips of the other three folds (random 8 s windows, `--minutes`
+of CPU time) and scored on fold K's: a frame is an onset where its probability is a local maximum over
+±60 ms above a threshold, and each onset is a footstep claim (no type).
+
+Printed, per threshold and against the pipeline on the same clips: detection P/R/F1 and false footsteps an
+hour of distractor-only audio (`scoring.Tally`, the independent evaluation's definitions), overall and by
+transmission; and how many of the steps the pipeline does not find the network does, at what cost.
+The networks and their probabilities are saved under --work. `--fuse` then scores `FUSIONS`, footstepd's labels
+changed by the network (`fused_claims`), on the same clips; `--evaluate` scores one fusion once on the
+evaluation clips, unseen and seen families side by side.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+import wave
+from collections import defaultdict
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import scoring  # noqa: E402
+
+RATE = 16000
+HOP = 160
+FRAME_SECONDS = HOP / RATE
+FOLDS = range(4)
+TARGET_FRAMES = 2  # a frame within 20 ms of a step's onset is a positive
+PEAK_FRAMES = 6  # onsets are local maxima over ±60 ms
+
+
+def log_bands(lowest, highest, count):
+    """The edges of `count` bands equally spaced in log frequency."""
+    return np.geomspace(lowest, highest, count + 1)
+
+
+def filterbank(n_fft, edges):
+    """Bands x bins: each band the mean power of the bins inside it (the bin nearest its centre when none is)."""
+    freqs = np.arange(n_fft // 2 + 1) * RATE / n_fft
+    bank = np.zeros((len(edges) - 1, len(freqs)), dtype=np.float32)
+    for b in range(len(edges) - 1):
+        inside = (freqs >= edges[b]) & (freqs < edges[b + 1])
+        if not inside.any():
+            inside = np.zeros_like(inside)
+            inside[np.argmin(np.abs(freqs - np.sqrt(edges[b] * edges[b + 1])))] = True
+        bank[b, inside] = 1.0 / inside.sum()
+    return bank
+
+
+LOW_FFT, HIGH_FFT = 2048, 512
+LOW_BANK = filterbank(LOW_FFT, log_bands(20, 400, 16))
+HIGH_BANK = filterbank(HIGH_FFT, log_bands(400, 7600, 40))
+BANDS = LOW_BANK.shape[0] + HIGH_BANK.shape[0]
+
+
+def read_wav(path):
+    with wave.open(path) as w:
+        assert w.getframerate() == RATE and w.getnchannels() == 1 and w.getsampwidth() == 2, path
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768
+
+
+def picture(samples):
+    """Frames x BANDS, dB relative to each band's 20th percentile over the clip."""
+    import torch
+
+    x = torch.from_numpy(samples)
+    parts = []
+    for n_fft, bank in ((LOW_FFT, LOW_BANK), (HIGH_FFT, HIGH_BANK)):
+        spec = torch.stft(x, n_fft, hop_length=HOP, window=torch.hann_window(n_fft), center=True, return_complex=True)
+        power = (spec.abs() ** 2).numpy()
+        parts.append(10 * np.log10(bank @ power + 1e-12))
+    frames = min(p.shape[1] for p in parts)
+    db = np.concatenate([p[:, :frames] for p in parts], axis=0).T
+    db -= np.percentile(db, 20, axis=0, keepdims=True)
+    return np.clip(db, -10, 60).astype(np.float16)
+
+
+def clip_names(gt_dir):
+    return sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv"))
+
+
+def load_fold(out, work, fold, split="train"):
+    """{clip: (picture, targets, truth rows, meta)} for fold `fold`'s clips of `split` (the training clips, or
+    `train-randomised`), cached under work."""
+    gt = os.path.join(out, split, str(fold), "gt")
+    cache = os.path.join(work, f"{split}-fold{fold}.npz")
+    meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(out, split, str(fold), "clips_meta.csv")))}
+    names = clip_names(gt)
+    if os.path.exists(cache):
+        stored = np.load(cache)
+        pictures = {n: stored[n] for n in names}
+    else:
+        pictures = {n: picture(read_wav(os.path.join(gt, n + ".wav"))) for n in names}
+        np.savez(cache, **pictures)
+    clips = {}
+    for n in names:
+        truth = scoring.read_truth(os.path.join(gt, n + ".csv"))
+        pic = pictures[n]
+        target = np.zeros(len(pic), dtype=np.float32)
+        for onset, _, label in truth:
+            if label.startswith("other"):
+                continue
+            centre = int(round(onset / FRAME_SECONDS))
+            target[max(0, centre - TARGET_FRAMES):centre + TARGET_FRAMES + 1] = 1
+        clips[n] = (pic, target, truth, meta.get(n, {}))
+    return clips
+
+
+def network(seed):
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+
+    class Block(nn.Module):
+        def __init__(self, channels, dilation):
+            super().__init__()
+            self.conv = nn.Conv1d(channels, channels, 3, padding=dilation, dilation=dilation)
+            self.norm = nn.BatchNorm1d(channels)
+
+        def forward(self, x):
+            return x + torch.relu(self.norm(self.conv(x)))
+
+    channels = 48
+    return nn.Sequential(
+        nn.Conv1d(BANDS, channels, 3, padding=1), nn.BatchNorm1d(channels), nn.ReLU(),
+        *[Block(channels, d) for d in (1, 2, 4, 8, 16, 32)],
+        nn.Conv1d(channels, 1, 1))
+
+
+def train(clips, minutes, seed, positive_share):
+    import torch
+
+    rng = np.random.default_rng(seed)
+    net = network(seed)
+    optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
+    items = list(clips.values())
+    window = 800
+    positive = np.mean(np.concatenate([t for _, t, _, _ in items]))
+    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor((1 - positive) / positive * positive_share))
+    deadline = time.time() + minutes * 60
+    step = 0
+    net.train()
+    while time.time() < deadline:
+        batch_x, batch_y = [], []
+        for _ in range(32):
+            pic, target, _, _ = items[rng.integers(len(items))]
+            start = rng.integers(0, max(1, len(pic) - window))
+            x = pic[start:start + window].astype(np.float32) / 20
+            # Colour randomisation on top of the clips' own: a random gain per band (σ 3 dB).
+            x = x + rng.normal(0, 0.15, size=(1, BANDS)).astype(np.float32)
+            batch_x.append(x.T)
+            batch_y.append(target[start:start + window])
+        xs = torch.from_numpy(np.stack(batch_x))
+        ys = torch.from_numpy(np.stack(batch_y))
+        loss = loss_fn(net(xs)[:, 0], ys)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        step += 1
+        if step == 1500:  # a quarter of the rate for the rest of the time
+            for group in optimiser.param_groups:
+                group["lr"] = 5e-4
+    net.eval()
+    return net, step
+
+
+def probabilities(net, pic):
+    import torch
+
+    with torch.no_grad():
+        x = torch.from_numpy(pic.astype(np.float32).T[None] / 20)
+        return torch.sigmoid(net(x)[0, 0]).numpy()
+
+
+def peaks(prob, threshold):
+    """Onset times (s): frames that are the maximum of ±PEAK_FRAMES and at least `threshold`."""
+    padded = np.pad(prob, PEAK_FRAMES, constant_values=-1)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * PEAK_FRAMES + 1)
+    is_peak = (prob >= threshold) & (prob >= windows.max(axis=1))
+    index = np.flatnonzero(is_peak)
+    # Plateaus: keep the first frame of each run of equal maxima.
+    keep = np.ones(len(index), dtype=bool)
+    keep[1:] = np.diff(index) > PEAK_FRAMES
+    return index[keep] * FRAME_SECONDS
+
+
+def pipeline_rows(predictions, fold, name):
+    path = os.path.join(predictions, f"model-{fold}", str(fold), name + ".csv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def near_maximum(prob, time, frames=5):
+    """The network's highest probability within ±`frames` (50 ms) of `time`."""
+    centre = int(round(time / FRAME_SECONDS))
+    window = prob[max(0, centre - frames):centre + frames + 1]
+    return float(window.max()) if len(window) else 0.0
+
+
+def fused_claims(rows, prob, rescue=None, veto=None, add=None, company=None):
+    """The pipeline's footstep claims changed by the network's probabilities: a detection called `other`
+    becomes a footstep where the network says ≥ `rescue` within 50 ms; a footstep claim is dropped where it
+    says < `veto`; a network onset ≥ `add` with no detection within 100 ms is added. With `company`, a
+    rescued or added footstep needs one of the pipeline's own footstep claims within that many seconds."""
+    own = np.array(sorted(float(r["onset_s"]) for r in rows if not r["label"].startswith("other")))
+
+    def accompanied(t):
+        if company is None:
+            return True
+        if not len(own):
+            return False
+        gaps = np.abs(own - t)
+        return bool(np.any((gaps <= company) & (gaps > 0.05)))
+
+    claims = []
+    for r in rows:
+        onset = float(r["onset_s"])
+        footstep = not r["label"].startswith("other")
+        p = near_maximum(prob, onset)
+        if not footstep and rescue is not None and p >= rescue and accompanied(onset):
+            footstep = True
+        elif footstep and veto is not None and p < veto:
+            footstep = False
+        if footstep:
+            claims.append((onset, "footstep"))
+    if add is not None:
+        detections = np.array(sorted(float(r["onset_s"]) for r in rows))
+        for t in peaks(prob, add):
+            far = not len(detections) or np.min(np.abs(detections - t)) > scoring.TOLERANCE
+            if far and accompanied(t):
+                claims.append((float(t), "footstep"))
+    return sorted(claims)
+
+
+FUSIONS = (
+    dict(), dict(rescue=0.9), dict(rescue=0.8), dict(rescue=0.7), dict(rescue=0.6),
+    dict(veto=0.1), dict(veto=0.2), dict(veto=0.3),
+    dict(add=0.9), dict(add=0.8), dict(add=0.7),
+    dict(rescue=0.8, veto=0.2), dict(rescue=0.7, veto=0.3), dict(rescue=0.8, veto=0.2, add=0.9),
+    dict(rescue=0.7, veto=0.2, add=0.8),
+    dict(add=0.8, company=1.5), dict(add=0.6, company=1.5), dict(rescue=0.7, company=1.5),
+    dict(rescue=0.7, veto=0.2, add=0.7, company=1.5), dict(rescue=0.6, veto=0.2, add=0.6, company=1.5),
+    dict(rescue=0.6, veto=0.2, add=0.5, company=1.0),
+    dict(rescue=0.5, veto=0.1, add=0.5, company=1.5), dict(rescue=0.4, veto=0.1, add=0.4, company=1.5),
+    dict(rescue=0.3, veto=0.05, add=0.3, company=1.5), dict(rescue=0.4, veto=0.1, add=0.6, company=1.5),
+)
+
+
+def fuse(args):
+    """Scores `FUSIONS` from the probabilities a previous run saved."""
+    saved = np.load(os.path.join(args.work, f"probabilities-{args.tag}.npz"))
+    print(f"networks {args.tag}")
+    tallies = defaultdict(scoring.Tally)
+    for fold in FOLDS:
+        gt = os.path.join(args.out, "train", str(fold), "gt")
+        meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(args.out, "train", str(fold), "clips_meta.csv")))}
+        for name in clip_names(gt):
+            prob = saved[f"{fold}/{name}"].astype(np.float32)
+            truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
+            rows = pipeline_rows(args.predictions, fold, name)
+            seconds = len(prob) * FRAME_SECONDS
+            for i, fusion in enumerate(FUSIONS):
+                claims = fused_claims(rows, prob, **fusion)
+                for g in ("all", meta.get(name, {}).get("scenario", "?")):
+                    tallies[(i, g)].add_clip(truth, claims, seconds)
+    groups = sorted({g for _, g in tallies})
+    print("pipeline and network together, training clips (unseen families): P / R / F1, false footsteps an hour")
+    for i, fusion in enumerate(FUSIONS):
+        line = []
+        for g in groups:
+            f = tallies[(i, g)].figures()
+            line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
+        name = ", ".join(f"{k} {v}" for k, v in fusion.items()) or "pipeline alone"
+        print(f"{name:>42}: " + " | ".join(line))
+
+
+def evaluate(args):
+    """Scores one fusion (`--evaluate 'rescue=0.7,veto=0.2,...'`) once on the evaluation clips: network K
+    and the pipeline's model K on fold K's clips (unseen families) and on the other folds' (seen)."""
+    import torch
+
+    fusion = {k: float(v) for k, v in (part.split("=") for part in args.evaluate.split(","))}
+    print(f"networks {args.tag}, fusion {fusion}, evaluation clips")
+    tallies = defaultdict(scoring.Tally)
+    pictures = {}
+    for j in FOLDS:
+        gt = os.path.join(args.out, "eval", str(j), "gt")
+        meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(args.out, "eval", str(j), "clips_meta.csv")))}
+        pictures[j] = {n: (picture(read_wav(os.path.join(gt, n + ".wav"))), scoring.read_truth(
+            os.path.join(gt, n + ".csv")), meta.get(n, {})) for n in clip_names(gt)}
+    for k in FOLDS:
+        net = network(args.seed)
+        net.load_state_dict(torch.load(os.path.join(args.work, f"net{k}-{args.tag}.pt")))
+        net.eval()
+        for j in FOLDS:
+            side = "unseen" if j == k else "seen"
+            for name, (pic, truth, meta) in pictures[j].items():
+                path = os.path.join(args.eval_predictions, f"model-{k}", str(j), name + ".csv")
+                rows = list(csv.DictReader(open(path, newline=""))) if os.path.exists(path) else []
+                prob = probabilities(net, pic)
+                seconds = len(pic) * FRAME_SECONDS
+                for label, claims in (("pipeline", fused_claims(rows, prob)),
+                                      ("fused", fused_claims(rows, prob, **fusion))):
+                    for g in ("all", meta.get("scenario", "?")):
+                        tallies[(side, label, g)].add_clip(truth, claims, seconds)
+    groups = sorted({g for _, _, g in tallies})
+    report = {}
+    for side in ("unseen", "seen"):
+        for label in ("pipeline", "fused"):
+            line = []
+            for g in groups:
+                f = tallies[(side, label, g)].figures()
+                report[f"{side}/{label}/{g}"] = {k: f[k] for k in ("precision", "recall", "f1", "false_per_hour")}
+                line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
+            print(f"{side:>6} {label:>8}: " + " | ".join(line))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(report=report, fusion=fusion, tag=args.tag), f, indent=1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="/tmp/footstep-eval")
+    parser.add_argument("--work", default="/tmp/frame-study")
+    parser.add_argument("--predictions", required=True)
+    parser.add_argument("--minutes", type=float, default=6)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--positive-share", type=float, default=0.25,
+                        help="weight of a positive frame, as a share of what would balance the classes")
+    parser.add_argument("--randomised", action="store_true", help="train on the randomised training clips too")
+    parser.add_argument("--json")
+    parser.add_argument("--tag", default="seed7", help="names the saved networks and probabilities")
+    parser.add_argument("--fuse", action="store_true", help="score the pipeline with the saved probabilities")
+    parser.add_argument("--evaluate", metavar="FUSION", help="score one fusion on the evaluation clips, e.g. "
+                        "'rescue=0.7,veto=0.2,add=0.7,company=1.5' (needs --eval-predictions)")
+    parser.add_argument("--eval-predictions", help="the pipeline's predictions on the evaluation clips")
+    args = parser.parse_args()
+    if args.fuse:
+        return fuse(args)
+    if args.evaluate:
+        return evaluate(args)
+    os.makedirs(args.work, exist_ok=True)
+    import torch
+
+    torch.set_num_threads(2)
+    folds = {}
+    for fold in FOLDS:
+        started = time.time()
+        folds[fold] = load_fold(args.out, args.work, fold)
+        print(f"fold {fold}: {len(folds[fold])} clips, pictures in {time.time() - started:.0f} s", flush=True)
+    randomised = {k: load_fold(args.out, args.work, k, "train-randomised") for k in FOLDS} if args.randomised else {}
+
+    tallies = defaultdict(scoring.Tally)  # (threshold or 'pipeline', group) -> Tally
+    rescue = defaultdict(int)  # threshold -> steps the pipeline misses that the network finds
+    missed_by_pipeline = 0
+    saved = {}
+    for fold in FOLDS:
+        training = {f"{k}/{n}": v for k in FOLDS if k != fold for n, v in folds[k].items()}
+        training.update({f"r{k}/{n}": v for k, clips in randomised.items() if k != fold for n, v in clips.items()})
+        net, steps = train(training, args.minutes, args.seed, args.positive_share)
+        print(f"fold {fold}: trained {steps} batches", flush=True)
+        torch.save(net.state_dict(), os.path.join(args.work, f"net{fold}-{args.tag}.pt"))
+        for name, (pic, _, truth, meta) in folds[fold].items():
+            seconds = len(pic) * FRAME_SECONDS
+            groups = ("all", meta.get("scenario", "?"))
+            rows = pipeline_rows(args.predictions, fold, name)
+            claims = [(float(r["onset_s"]), "footstep") for r in rows if not r["label"].startswith("other")]
+            for g in groups:
+                tallies[("pipeline", g)].add_clip(truth, claims, seconds)
+            steps_onsets = [t[0] for t in truth if not t[2].startswith("other")]
+            found = {a for a, _ in scoring.match(steps_onsets, [c[0] for c in claims])}
+            missed_by_pipeline += len(steps_onsets) - len(found)
+            prob = probabilities(net, pic)
+            saved[f"{fold}/{name}"] = prob.astype(np.float16)
+            for threshold in THRESHOLDS:
+                onsets = peaks(prob, threshold)
+                predicted = [(float(t), "footstep") for t in onsets]
+                for g in groups:
+                    tallies[(threshold, g)].add_clip(truth, predicted, seconds)
+                mine = {a for a, _ in scoring.match(steps_onsets, list(onsets))}
+                rescue[threshold] += len(mine - found)
+
+    np.savez(os.path.join(args.work, f"probabilities-{args.tag}.npz"), **saved)
+    report = {}
+    print("\nout of fold, training clips (unseen families): detection P / R / F1, false footsteps an hour")
+    groups = sorted({g for _, g in tallies})
+    for key in ["pipeline", *THRESHOLDS]:
+        line = []
+        for g in groups:
+            f = tallies[(key, g)].figures()
+            report[f"{key}/{g}"] = {k: f[k] for k in ("precision", "recall", "f1", "false_per_hour", "tp", "fp", "fn")}
+            line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
+        extra = "" if key == "pipeline" else f"; finds {rescue[key]} of the pipeline's {missed_by_pipeline} missed steps"
+        print(f"{key!s:>8}: " + " | ".join(line) + extra)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(report=report, rescue={str(k): v for k, v in rescue.items()},
+                           missed_by_pipeline=missed_by_pipeline, minutes=args.minutes, seed=args.seed), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Tests of the frame detector study's peak picking and fusion (run by `make test`)."""
+import os
+import sys
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import frame_detector_study as study  # noqa: E402
+
+
+class PeakTests(unittest.TestCase):
+    def test_local_maxima_above_the_threshold_are_onsets(self):
+        prob = np.zeros(300, dtype=np.float32)
+        prob[50], prob[120], prob[124], prob[200] = 0.9, 0.7, 0.8, 0.4
+        # 120 and 124 are within ±60 ms: only the higher one is an onset; 200 is under the threshold.
+        self.assertEqual([round(t, 2) for t in study.peaks(prob, 0.5)], [0.5, 1.24])
+
+    def test_a_plateau_is_one_onset_at_its_start(self):
+        prob = np.zeros(100, dtype=np.float32)
+        prob[40:44] = 0.9
+        self.assertEqual([round(t, 2) for t in study.peaks(prob, 0.5)], [0.4])
+
+
+class FusionTests(unittest.TestCase):
+    rows = [dict(onset_s="1.00", label="heel_strike"), dict(onset_s="2.00", label="other"),
+            dict(onset_s="3.00", label="stomping")]
+
+    def probabilities(self):
+        prob = np.zeros(500, dtype=np.float32)
+        prob[100], prob[200], prob[300], prob[400] = 0.6, 0.95, 0.05, 0.97
+        return prob
+
+    def test_the_pipeline_alone_keeps_its_claims(self):
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, self.probabilities())], [1.0, 3.0])
+
+    def test_rescue_veto_and_add(self):
+        prob = self.probabilities()
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, rescue=0.9)], [1.0, 2.0, 3.0])
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, veto=0.1)], [1.0])
+        # The network's onset at 4 s has no detection near it; those at 1 and 2 s do.
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, add=0.9)], [1.0, 3.0, 4.0])
+
+    def test_company_needs_a_footstep_of_the_pipeline_nearby(self):
+        prob = self.probabilities()
+        # The rescued detection at 2 s has the claims at 1 and 3 s within 1.5 s; the added onset at 4 s has
+        # the claim at 3 s within 1.5 s but none within 0.5 s.
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, rescue=0.9, add=0.9, company=1.5)],
+                         [1.0, 2.0, 3.0, 4.0])
+        self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, rescue=0.9, add=0.9, company=0.5)],
+                         [1.0, 3.0])
+
+
+if __name__ == "__main__":
+    unittest.main()
