@@ -7,8 +7,9 @@ Measured out of fold on the evaluation's training clips (whole recording familie
     ... --predictions DIR --tag NAME --fuse
     ... --predictions DIR --tag NAME --evaluate 'rescue=0.5,veto=0.1,add=0.5,company=1.5' --eval-predictions EDIR
 
-docs/evaluation.md (*A learned frame detector*) reports run 1 (the defaults) and run 2 (`--randomised
---positive-share 0.0625 --minutes 8 --tag s2`), with session 35's fold models' predictions.
+docs/evaluation.md (*A learned frame detector*) reports run 1 (the defaults), run 2 (`--randomised
+--positive-share 0.0625 --minutes 8 --tag s2`) and run 3 (run 2's with `--minutes 6 --trailing 30 --lookahead 30
+--tag causal30`, which `--evaluate` needs again), with session 35's fold models' predictions.
 
 Needs `footstep_eval.py build` (the training clips, OUT/train/K/gt) and the pipeline's predictions on them
 (`footstep_eval.py score --split train --predictions DIR`: DIR/model-K/K/CLIP.csv, every detection with its
@@ -17,8 +18,8 @@ label), which are the baseline on the same clips.
 For each clip it forms a picture of the whole stream, 10 ms frames: 16 log bands 20-400 Hz from 128 ms frames
 and 40 log bands 400-7600 Hz from 32 ms frames (the onset detector's two resolutions), each band relative to
 its own 20th percentile over the clip (the level of the microphone and of the background taken out). A small
-network of dilated 1-D convolutions over time (56 bands in, 48 channels, dilations 1-32: it sees ±0.96 s,
-two or three steps of a walk around each frame) gives each frame the probability that a step begins within
+network of dilated 1-D convolutions over time (56 bands in, 48 channels, dilations 1-32: it sees ±0.64 s,
+the step before and the step after at a walk) gives each frame the probability that a step begins within
 20 ms of it. For fold K it is trained on the clips of the other three folds (random 8 s windows, `--minutes`
 of CPU time) and scored on fold K's: a frame is an onset where its probability is a local maximum over
 ±60 ms above a threshold, and each onset is a footstep claim (no type).
@@ -84,8 +85,10 @@ def read_wav(path):
         return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32) / 32768
 
 
-def picture(samples):
-    """Frames x BANDS, dB relative to each band's 20th percentile over the clip."""
+def picture(samples, trailing=None):
+    """Frames x BANDS, dB relative to each band's 20th percentile over the clip, or with `trailing` (seconds)
+    over the frames of the last `trailing` seconds before each second (all there are at the clip's start),
+    as a streaming detector could keep it."""
     import torch
 
     x = torch.from_numpy(samples)
@@ -96,26 +99,38 @@ def picture(samples):
         parts.append(10 * np.log10(bank @ power + 1e-12))
     frames = min(p.shape[1] for p in parts)
     db = np.concatenate([p[:, :frames] for p in parts], axis=0).T
-    db -= np.percentile(db, 20, axis=0, keepdims=True)
+    db -= np.percentile(db, 20, axis=0, keepdims=True) if trailing is None else trailing_floors(db, trailing)
     return np.clip(db, -10, 60).astype(np.float16)
+
+
+def trailing_floors(db, seconds):
+    """Frames x bands: each band's 20th percentile over the `seconds` before each whole second (over the first
+    second for the first), held for that second."""
+    second = int(round(1 / FRAME_SECONDS))
+    floors = np.empty_like(db)
+    for start in range(0, len(db), second):
+        history = db[max(0, start - int(seconds * second)):max(start, second)]
+        floors[start:start + second] = np.percentile(history, 20, axis=0)
+    return floors
 
 
 def clip_names(gt_dir):
     return sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv"))
 
 
-def load_fold(out, work, fold, split="train"):
+def load_fold(out, work, fold, split="train", trailing=None):
     """{clip: (picture, targets, truth rows, meta)} for fold `fold`'s clips of `split` (the training clips, or
     `train-randomised`), cached under work."""
     gt = os.path.join(out, split, str(fold), "gt")
-    cache = os.path.join(work, f"{split}-fold{fold}.npz")
+    variant = "" if trailing is None else f"-trailing{trailing:g}"
+    cache = os.path.join(work, f"{split}-fold{fold}{variant}.npz")
     meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(out, split, str(fold), "clips_meta.csv")))}
     names = clip_names(gt)
     if os.path.exists(cache):
         stored = np.load(cache)
         pictures = {n: stored[n] for n in names}
     else:
-        pictures = {n: picture(read_wav(os.path.join(gt, n + ".wav"))) for n in names}
+        pictures = {n: picture(read_wav(os.path.join(gt, n + ".wav")), trailing) for n in names}
         np.savez(cache, **pictures)
     clips = {}
     for n in names:
@@ -131,16 +146,31 @@ def load_fold(out, work, fold, split="train"):
     return clips
 
 
-def network(seed):
+def network(seed, causal=False):
+    """Centred convolutions (each output frame sees ±0.64 s), or with `causal` only the 1.28 s up to it."""
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
 
+    class Conv(nn.Module):
+        def __init__(self, inputs, outputs, dilation):
+            super().__init__()
+            self.pad = (2 * dilation, 0) if causal else (dilation, dilation)
+            self.conv = nn.Conv1d(inputs, outputs, 3, dilation=dilation)
+
+        def forward(self, x):
+            return self.conv(nn.functional.pad(x, self.pad))
+
+    def conv(inputs, outputs, dilation):
+        # The centred networks are plain padded convolutions (as run 1's and run 2's saved ones were built).
+        return Conv(inputs, outputs, dilation) if causal else nn.Conv1d(inputs, outputs, 3, padding=dilation,
+                                                                      dilation=dilation)
+
     class Block(nn.Module):
         def __init__(self, channels, dilation):
             super().__init__()
-            self.conv = nn.Conv1d(channels, channels, 3, padding=dilation, dilation=dilation)
+            self.conv = conv(channels, channels, dilation)
             self.norm = nn.BatchNorm1d(channels)
 
         def forward(self, x):
@@ -148,16 +178,18 @@ def network(seed):
 
     channels = 48
     return nn.Sequential(
-        nn.Conv1d(BANDS, channels, 3, padding=1), nn.BatchNorm1d(channels), nn.ReLU(),
+        conv(BANDS, channels, 1), nn.BatchNorm1d(channels), nn.ReLU(),
         *[Block(channels, d) for d in (1, 2, 4, 8, 16, 32)],
         nn.Conv1d(channels, 1, 1))
 
 
-def train(clips, minutes, seed, positive_share):
+def train(clips, minutes, seed, positive_share, lookahead=None):
+    """With `lookahead` (frames), a causal network whose output at frame t is the onset probability of frame
+    t - lookahead: it has heard `lookahead` frames after the onset it judges."""
     import torch
 
     rng = np.random.default_rng(seed)
-    net = network(seed)
+    net = network(seed, causal=lookahead is not None)
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
     items = list(clips.values())
     window = 800
@@ -178,7 +210,10 @@ def train(clips, minutes, seed, positive_share):
             batch_y.append(target[start:start + window])
         xs = torch.from_numpy(np.stack(batch_x))
         ys = torch.from_numpy(np.stack(batch_y))
-        loss = loss_fn(net(xs)[:, 0], ys)
+        out = net(xs)[:, 0]
+        if lookahead:
+            out, ys = out[:, lookahead:], ys[:, :-lookahead]
+        loss = loss_fn(out, ys)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -190,12 +225,17 @@ def train(clips, minutes, seed, positive_share):
     return net, step
 
 
-def probabilities(net, pic):
+def probabilities(net, pic, lookahead=None):
+    """Each frame's onset probability (with `lookahead`, read `lookahead` frames later; the clip's last frames,
+    which a stream would hear later, get nothing)."""
     import torch
 
     with torch.no_grad():
         x = torch.from_numpy(pic.astype(np.float32).T[None] / 20)
-        return torch.sigmoid(net(x)[0, 0]).numpy()
+        prob = torch.sigmoid(net(x)[0, 0]).numpy()
+    if lookahead:
+        prob = np.concatenate([prob[lookahead:], np.zeros(lookahead, dtype=prob.dtype)])
+    return prob
 
 
 def peaks(prob, threshold):
@@ -317,10 +357,10 @@ def evaluate(args):
     for j in FOLDS:
         gt = os.path.join(args.out, "eval", str(j), "gt")
         meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(args.out, "eval", str(j), "clips_meta.csv")))}
-        pictures[j] = {n: (picture(read_wav(os.path.join(gt, n + ".wav"))), scoring.read_truth(
+        pictures[j] = {n: (picture(read_wav(os.path.join(gt, n + ".wav")), args.trailing), scoring.read_truth(
             os.path.join(gt, n + ".csv")), meta.get(n, {})) for n in clip_names(gt)}
     for k in FOLDS:
-        net = network(args.seed)
+        net = network(args.seed, causal=args.lookahead is not None)
         net.load_state_dict(torch.load(os.path.join(args.work, f"net{k}-{args.tag}.pt")))
         net.eval()
         for j in FOLDS:
@@ -328,7 +368,7 @@ def evaluate(args):
             for name, (pic, truth, meta) in pictures[j].items():
                 path = os.path.join(args.eval_predictions, f"model-{k}", str(j), name + ".csv")
                 rows = list(csv.DictReader(open(path, newline=""))) if os.path.exists(path) else []
-                prob = probabilities(net, pic)
+                prob = probabilities(net, pic, args.lookahead)
                 seconds = len(pic) * FRAME_SECONDS
                 for label, claims in (("pipeline", fused_claims(rows, prob)),
                                       ("fused", fused_claims(rows, prob, **fusion))):
@@ -359,6 +399,8 @@ def main():
     parser.add_argument("--positive-share", type=float, default=0.25,
                         help="weight of a positive frame, as a share of what would balance the classes")
     parser.add_argument("--randomised", action="store_true", help="train on the randomised training clips too")
+    parser.add_argument("--trailing", type=float, help="normalise each band over the trailing SECONDS, not the clip")
+    parser.add_argument("--lookahead", type=int, help="a causal network that hears FRAMES after the onset")
     parser.add_argument("--json")
     parser.add_argument("--tag", default="seed7", help="names the saved networks and probabilities")
     parser.add_argument("--fuse", action="store_true", help="score the pipeline with the saved probabilities")
@@ -377,9 +419,10 @@ def main():
     folds = {}
     for fold in FOLDS:
         started = time.time()
-        folds[fold] = load_fold(args.out, args.work, fold)
+        folds[fold] = load_fold(args.out, args.work, fold, trailing=args.trailing)
         print(f"fold {fold}: {len(folds[fold])} clips, pictures in {time.time() - started:.0f} s", flush=True)
-    randomised = {k: load_fold(args.out, args.work, k, "train-randomised") for k in FOLDS} if args.randomised else {}
+    randomised = ({k: load_fold(args.out, args.work, k, "train-randomised", args.trailing) for k in FOLDS}
+                  if args.randomised else {})
 
     tallies = defaultdict(scoring.Tally)  # (threshold or 'pipeline', group) -> Tally
     rescue = defaultdict(int)  # threshold -> steps the pipeline misses that the network finds
@@ -388,7 +431,7 @@ def main():
     for fold in FOLDS:
         training = {f"{k}/{n}": v for k in FOLDS if k != fold for n, v in folds[k].items()}
         training.update({f"r{k}/{n}": v for k, clips in randomised.items() if k != fold for n, v in clips.items()})
-        net, steps = train(training, args.minutes, args.seed, args.positive_share)
+        net, steps = train(training, args.minutes, args.seed, args.positive_share, args.lookahead)
         print(f"fold {fold}: trained {steps} batches", flush=True)
         torch.save(net.state_dict(), os.path.join(args.work, f"net{fold}-{args.tag}.pt"))
         for name, (pic, _, truth, meta) in folds[fold].items():
@@ -401,7 +444,7 @@ def main():
             steps_onsets = [t[0] for t in truth if not t[2].startswith("other")]
             found = {a for a, _ in scoring.match(steps_onsets, [c[0] for c in claims])}
             missed_by_pipeline += len(steps_onsets) - len(found)
-            prob = probabilities(net, pic)
+            prob = probabilities(net, pic, args.lookahead)
             saved[f"{fold}/{name}"] = prob.astype(np.float16)
             for threshold in THRESHOLDS:
                 onsets = peaks(prob, threshold)

@@ -24,6 +24,18 @@ class PeakTests(unittest.TestCase):
         self.assertEqual([round(t, 2) for t in study.peaks(prob, 0.5)], [0.4])
 
 
+class TrailingFloorTests(unittest.TestCase):
+    def test_each_second_uses_the_seconds_before_it(self):
+        # One band: 0 dB for 3 s, then 30 dB.
+        db = np.concatenate([np.zeros(300), np.full(500, 30.0)])[:, None]
+        floors = study.trailing_floors(db, 2)[:, 0]
+        self.assertEqual(floors[0], 0)  # the first second is its own history
+        self.assertEqual(floors[350], 0)  # 3.5 s: the floor of 1-3 s, before the rise
+        self.assertEqual(floors[450], 0)  # 4.5 s: 2-4 s, half quiet: the 20th percentile is still 0 dB
+        self.assertEqual(floors[550], 30)  # 5.5 s: 3-5 s, all loud
+        self.assertEqual(len(floors), 800)
+
+
 class FusionTests(unittest.TestCase):
     rows = [dict(onset_s="1.00", label="heel_strike"), dict(onset_s="2.00", label="other"),
             dict(onset_s="3.00", label="stomping")]
