@@ -7,10 +7,28 @@ import Synchronization
 /// when a value arrives is dropped (its stream finishes): a client that stops
 /// reading must not slow the pipeline. `publish` never waits and allocates
 /// nothing per value beyond the stream's own buffer.
+///
+/// No continuation is yielded to or finished while the lock is held:
+/// yielding resumes the subscriber's task, which takes that task's status
+/// lock, and cancelling that task holds its status lock while
+/// `onTermination` takes this one — the two orders together deadlock.
 public final class LiveBroadcast<Element: Sendable>: Sendable {
+    private typealias Subscriber = (id: Int, continuation: AsyncStream<Element>.Continuation)
+
     private struct State {
         var nextID = 0
-        var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
+        /// The current subscribers, replaced (not mutated in place) when they
+        /// change, so that `publish` can take them under the lock by
+        /// reference and yield to them outside it.
+        var subscribers: [Subscriber] = []
+
+        mutating func remove(_ id: Int) -> AsyncStream<Element>.Continuation? {
+            guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return nil }
+            var remaining = subscribers
+            let removed = remaining.remove(at: index)
+            subscribers = remaining
+            return removed.continuation
+        }
     }
 
     private let state = Mutex(State())
@@ -34,12 +52,12 @@ public final class LiveBroadcast<Element: Sendable>: Sendable {
         let id: Int? = state.withLock { state in
             guard state.subscribers.count < maximumSubscribers else { return nil }
             defer { state.nextID += 1 }
-            state.subscribers[state.nextID] = continuation
+            state.subscribers = state.subscribers + [(state.nextID, continuation)]
             return state.nextID
         }
         guard let id else { return nil }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.remove(id) }
         }
         return stream
     }
@@ -47,26 +65,21 @@ public final class LiveBroadcast<Element: Sendable>: Sendable {
     /// Sends `value` to every subscriber; subscribers that fell `bufferSize`
     /// values behind are dropped.
     public func publish(_ value: Element) {
-        let lagging: [AsyncStream<Element>.Continuation] = state.withLock { state in
-            var lagging: [AsyncStream<Element>.Continuation] = []
-            for (id, continuation) in state.subscribers {
-                if case .dropped = continuation.yield(value) {
-                    lagging.append(continuation)
-                    state.subscribers.removeValue(forKey: id)
-                }
+        let subscribers = state.withLock { $0.subscribers }
+        for subscriber in subscribers {
+            if case .dropped = subscriber.continuation.yield(value) {
+                // Finishing runs onTermination, which takes the lock: outside it.
+                state.withLock { $0.remove(subscriber.id) }?.finish()
             }
-            return lagging
         }
-        // Outside the lock: finishing runs onTermination, which takes it.
-        for continuation in lagging { continuation.finish() }
     }
 
     /// Ends every subscription (daemon shutdown).
     public func finishAll() {
         let all = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
+            defer { state.subscribers = [] }
+            return state.subscribers
         }
-        for continuation in all { continuation.finish() }
+        for subscriber in all { subscriber.continuation.finish() }
     }
 }
