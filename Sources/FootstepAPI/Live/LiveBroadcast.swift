@@ -17,17 +17,14 @@ public final class LiveBroadcast<Element: Sendable>: Sendable {
 
     private struct State {
         var nextID = 0
-        /// The current subscribers, replaced (not mutated in place) when they
-        /// change, so that `publish` can take them under the lock by
-        /// reference and yield to them outside it.
+        /// The current subscribers. `publish` takes the array under the lock
+        /// (a reference; copy-on-write copies it only if it changes while
+        /// `publish` still holds it) and yields to them outside it.
         var subscribers: [Subscriber] = []
 
         mutating func remove(_ id: Int) -> AsyncStream<Element>.Continuation? {
             guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return nil }
-            var remaining = subscribers
-            let removed = remaining.remove(at: index)
-            subscribers = remaining
-            return removed.continuation
+            return subscribers.remove(at: index).continuation
         }
     }
 
@@ -52,7 +49,7 @@ public final class LiveBroadcast<Element: Sendable>: Sendable {
         let id: Int? = state.withLock { state in
             guard state.subscribers.count < maximumSubscribers else { return nil }
             defer { state.nextID += 1 }
-            state.subscribers = state.subscribers + [(state.nextID, continuation)]
+            state.subscribers.append((state.nextID, continuation))
             return state.nextID
         }
         guard let id else { return nil }
