@@ -118,13 +118,19 @@ def clip_names(gt_dir):
     return sorted(n[:-4] for n in os.listdir(gt_dir) if n.endswith(".csv"))
 
 
+def clip_meta(split_dir):
+    """{clip: its clips_meta.csv row} for one fold's directory of a split."""
+    with open(os.path.join(split_dir, "clips_meta.csv"), newline="") as f:
+        return {r["clip"]: r for r in csv.DictReader(f)}
+
+
 def load_fold(out, work, fold, split="train", trailing=None):
     """{clip: (picture, targets, truth rows, meta)} for fold `fold`'s clips of `split` (the training clips, or
     `train-randomised`), cached under work."""
     gt = os.path.join(out, split, str(fold), "gt")
     variant = "" if trailing is None else f"-trailing{trailing:g}"
     cache = os.path.join(work, f"{split}-fold{fold}{variant}.npz")
-    meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(out, split, str(fold), "clips_meta.csv")))}
+    meta = clip_meta(os.path.join(out, split, str(fold)))
     names = clip_names(gt)
     if os.path.exists(cache):
         stored = np.load(cache)
@@ -250,8 +256,9 @@ def peaks(prob, threshold):
     return index[keep] * FRAME_SECONDS
 
 
-def pipeline_rows(predictions, fold, name):
-    path = os.path.join(predictions, f"model-{fold}", str(fold), name + ".csv")
+def pipeline_rows(predictions, model, fold, name):
+    """footstepd's detections (analyze's CSV rows) by fold `model`'s model on clip `name` of fold `fold`."""
+    path = os.path.join(predictions, f"model-{model}", str(fold), name + ".csv")
     if not os.path.exists(path):
         return []
     with open(path, newline="") as f:
@@ -259,6 +266,29 @@ def pipeline_rows(predictions, fold, name):
 
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def figure_cells(tallies, key, groups):
+    """'group P/R/F1 false-per-hour' for each group's Tally under (*key, group)."""
+    cells = []
+    for g in groups:
+        f = tallies[(*key, g)].figures()
+        cells.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
+    return " | ".join(cells)
+
+
+def parse_fusion(text):
+    """'rescue=0.5,veto=0.1' → {'rescue': 0.5, 'veto': 0.1}; ValueError naming what is wrong."""
+    fusion = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        if key.strip() not in ("rescue", "veto", "add", "company"):
+            raise ValueError(f"unknown fusion setting {key.strip()!r} (rescue, veto, add, company)")
+        try:
+            fusion[key.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"{key.strip()} needs a number, not {value!r}") from None
+    return fusion
 
 
 def near_maximum(prob, time, frames=5):
@@ -324,11 +354,11 @@ def fuse(args):
     tallies = defaultdict(scoring.Tally)
     for fold in FOLDS:
         gt = os.path.join(args.out, "train", str(fold), "gt")
-        meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(args.out, "train", str(fold), "clips_meta.csv")))}
+        meta = clip_meta(os.path.join(args.out, "train", str(fold)))
         for name in clip_names(gt):
             prob = saved[f"{fold}/{name}"].astype(np.float32)
             truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-            rows = pipeline_rows(args.predictions, fold, name)
+            rows = pipeline_rows(args.predictions, fold, fold, name)
             seconds = len(prob) * FRAME_SECONDS
             for i, fusion in enumerate(FUSIONS):
                 claims = fused_claims(rows, prob, **fusion)
@@ -337,12 +367,8 @@ def fuse(args):
     groups = sorted({g for _, g in tallies})
     print("pipeline and network together, training clips (unseen families): P / R / F1, false footsteps an hour")
     for i, fusion in enumerate(FUSIONS):
-        line = []
-        for g in groups:
-            f = tallies[(i, g)].figures()
-            line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
         name = ", ".join(f"{k} {v}" for k, v in fusion.items()) or "pipeline alone"
-        print(f"{name:>42}: " + " | ".join(line))
+        print(f"{name:>42}: " + figure_cells(tallies, (i,), groups))
 
 
 def evaluate(args):
@@ -350,13 +376,13 @@ def evaluate(args):
     and the pipeline's model K on fold K's clips (unseen families) and on the other folds' (seen)."""
     import torch
 
-    fusion = {k: float(v) for k, v in (part.split("=") for part in args.evaluate.split(","))}
+    fusion = parse_fusion(args.evaluate)
     print(f"networks {args.tag}, fusion {fusion}, evaluation clips")
     tallies = defaultdict(scoring.Tally)
     pictures = {}
     for j in FOLDS:
         gt = os.path.join(args.out, "eval", str(j), "gt")
-        meta = {r["clip"]: r for r in csv.DictReader(open(os.path.join(args.out, "eval", str(j), "clips_meta.csv")))}
+        meta = clip_meta(os.path.join(args.out, "eval", str(j)))
         pictures[j] = {n: (picture(read_wav(os.path.join(gt, n + ".wav")), args.trailing), scoring.read_truth(
             os.path.join(gt, n + ".csv")), meta.get(n, {})) for n in clip_names(gt)}
     for k in FOLDS:
@@ -366,8 +392,7 @@ def evaluate(args):
         for j in FOLDS:
             side = "unseen" if j == k else "seen"
             for name, (pic, truth, meta) in pictures[j].items():
-                path = os.path.join(args.eval_predictions, f"model-{k}", str(j), name + ".csv")
-                rows = list(csv.DictReader(open(path, newline=""))) if os.path.exists(path) else []
+                rows = pipeline_rows(args.eval_predictions, k, j, name)
                 prob = probabilities(net, pic, args.lookahead)
                 seconds = len(pic) * FRAME_SECONDS
                 for label, claims in (("pipeline", fused_claims(rows, prob)),
@@ -378,12 +403,10 @@ def evaluate(args):
     report = {}
     for side in ("unseen", "seen"):
         for label in ("pipeline", "fused"):
-            line = []
             for g in groups:
                 f = tallies[(side, label, g)].figures()
                 report[f"{side}/{label}/{g}"] = {k: f[k] for k in ("precision", "recall", "f1", "false_per_hour")}
-                line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
-            print(f"{side:>6} {label:>8}: " + " | ".join(line))
+            print(f"{side:>6} {label:>8}: " + figure_cells(tallies, (side, label), groups))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(report=report, fusion=fusion, tag=args.tag), f, indent=1)
@@ -393,7 +416,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="/tmp/footstep-eval")
     parser.add_argument("--work", default="/tmp/frame-study")
-    parser.add_argument("--predictions", required=True)
+    parser.add_argument("--predictions", help="footstepd's predictions on the training clips (training, --fuse)")
     parser.add_argument("--minutes", type=float, default=6)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--positive-share", type=float, default=0.25,
@@ -408,10 +431,18 @@ def main():
                         "'rescue=0.7,veto=0.2,add=0.7,company=1.5' (needs --eval-predictions)")
     parser.add_argument("--eval-predictions", help="the pipeline's predictions on the evaluation clips")
     args = parser.parse_args()
+    if args.evaluate:
+        if not args.eval_predictions:
+            parser.error("--evaluate needs --eval-predictions (footstepd's predictions on the evaluation clips)")
+        try:
+            parse_fusion(args.evaluate)
+        except ValueError as error:
+            parser.error(f"--evaluate: {error}")
+        return evaluate(args)
+    if not args.predictions:
+        parser.error("--predictions is needed (footstepd's predictions on the training clips, the baseline)")
     if args.fuse:
         return fuse(args)
-    if args.evaluate:
-        return evaluate(args)
     os.makedirs(args.work, exist_ok=True)
     import torch
 
@@ -437,15 +468,14 @@ def main():
         for name, (pic, _, truth, meta) in folds[fold].items():
             seconds = len(pic) * FRAME_SECONDS
             groups = ("all", meta.get("scenario", "?"))
-            rows = pipeline_rows(args.predictions, fold, name)
-            claims = [(float(r["onset_s"]), "footstep") for r in rows if not r["label"].startswith("other")]
+            prob = probabilities(net, pic, args.lookahead)
+            saved[f"{fold}/{name}"] = prob.astype(np.float16)
+            claims = fused_claims(pipeline_rows(args.predictions, fold, fold, name), prob)
             for g in groups:
                 tallies[("pipeline", g)].add_clip(truth, claims, seconds)
             steps_onsets = [t[0] for t in truth if not t[2].startswith("other")]
             found = {a for a, _ in scoring.match(steps_onsets, [c[0] for c in claims])}
             missed_by_pipeline += len(steps_onsets) - len(found)
-            prob = probabilities(net, pic, args.lookahead)
-            saved[f"{fold}/{name}"] = prob.astype(np.float16)
             for threshold in THRESHOLDS:
                 onsets = peaks(prob, threshold)
                 predicted = [(float(t), "footstep") for t in onsets]
@@ -459,13 +489,11 @@ def main():
     print("\nout of fold, training clips (unseen families): detection P / R / F1, false footsteps an hour")
     groups = sorted({g for _, g in tallies})
     for key in ["pipeline", *THRESHOLDS]:
-        line = []
         for g in groups:
             f = tallies[(key, g)].figures()
             report[f"{key}/{g}"] = {k: f[k] for k in ("precision", "recall", "f1", "false_per_hour", "tp", "fp", "fn")}
-            line.append(f"{g} {f['precision']:.3f}/{f['recall']:.3f}/{f['f1']:.3f} {f['false_per_hour'] or 0:.0f}/h")
         extra = "" if key == "pipeline" else f"; finds {rescue[key]} of the pipeline's {missed_by_pipeline} missed steps"
-        print(f"{key!s:>8}: " + " | ".join(line) + extra)
+        print(f"{key!s:>8}: " + figure_cells(tallies, (key,), groups) + extra)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(report=report, rescue={str(k): v for k, v in rescue.items()},

@@ -55,6 +55,14 @@ class FusionTests(unittest.TestCase):
         # The network's onset at 4 s has no detection near it; those at 1 and 2 s do.
         self.assertEqual([t for t, _ in study.fused_claims(self.rows, prob, add=0.9)], [1.0, 3.0, 4.0])
 
+    def test_a_fusion_is_read_from_its_command_line_form(self):
+        self.assertEqual(study.parse_fusion("rescue=0.5,veto=0.1,add=0.5,company=1.5"),
+                         dict(rescue=0.5, veto=0.1, add=0.5, company=1.5))
+        with self.assertRaisesRegex(ValueError, "unknown fusion setting 'resuce'"):
+            study.parse_fusion("resuce=0.5")
+        with self.assertRaisesRegex(ValueError, "veto needs a number"):
+            study.parse_fusion("veto=low")
+
     def test_company_needs_a_footstep_of_the_pipeline_nearby(self):
         prob = self.probabilities()
         # The rescued detection at 2 s has the claims at 1 and 3 s within 1.5 s; the added onset at 4 s has
