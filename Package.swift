@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "footstep-dataset",
             dependencies: [
-                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCore", "FootstepDSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -31,6 +31,12 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// classifier was sure of in the minute around them (`GaitContextRefiner`'s
     /// memory and sure-company rules). Off only to measure what they change.
     public var memory = true
+    /// Let the model's frame step network, when it has one, revise the labels
+    /// (`FrameEvidence`: a step it hears makes a detection a footstep, no step
+    /// makes a footstep `other`). A settled event it has not heard yet is
+    /// reported at once and settled up to `FrameEvidence` 0.35 s later. Off
+    /// only to measure what it changes.
+    public var frameNetwork = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).
     public var minimumConfidence = 0.5
@@ -47,9 +53,12 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     }
 
     /// The longest time, seconds, from an impact's onset to the revision that
-    /// settles its provisional report (none without gait context).
+    /// settles its provisional report: the gait context's hold, or the frame
+    /// network's look-ahead (`FrameEvidence.maximumDelay`) when that is longer;
+    /// none with neither.
     public var maximumSettlementDelay: Double {
-        maximumEventDelay + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
+        let hold = gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0
+        return maximumEventDelay + max(hold, frameNetwork ? FrameEvidence.maximumDelay : 0)
     }
 
     /// The longest time, seconds, from a bout's last footstep's onset to the

@@ -3,14 +3,16 @@ import FootstepClassifier
 import FootstepDSP
 
 /// The second half of the analysis: onset detector → event segment →
-/// classifier → gait context, one 10 ms hop (with the level meter's figures
-/// for it) at a time.
+/// classifier → gait context → frame evidence, one 10 ms hop (with the level
+/// meter's figures for it) at a time. The frame step network (`FrameEvidence`)
+/// hears every hop when the model has one.
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     private(set) var classifier: Classifier
     private var detector: OnsetDetector
     private var gaitContext: GaitContextRefiner?
+    private var frameEvidence: FrameEvidence?
     private var segment: [Float]
     private let preRollFrames: Int
     private let sampleRate: Double
@@ -19,7 +21,14 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     var hopFrames: Int { detector.hopFrames }
 
     init(sampleRate: Double, configuration: AnalysisConfiguration, classifier: consuming Classifier) throws(DSPError) {
-        detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
+        // Everything that can throw first: a noncopyable stored property cannot be left half set.
+        let detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
+        var evidence: FrameEvidence? = nil
+        if configuration.frameNetwork, let model = classifier.frameNetwork {
+            evidence = try FrameEvidence(model: model, sampleRate: sampleRate)
+        }
+        self.detector = detector
+        frameEvidence = evidence
         if configuration.gaitContext {
             gaitContext = GaitContextRefiner(
                 boutTyper: classifier.boutTyper, walks: configuration.walks, memory: configuration.memory)
@@ -39,16 +48,33 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
     ) {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
-        for event in detector.process(hop, lowBand: lowBand, levels: levels) { emit(event, output: confident) }
-        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: confident)
+        guard var evidence = frameEvidence.take() else { return detect(hop, lowBand: lowBand, levels: levels, output: confident) }
+        evidence.process(hop: hop, output: confident)
+        detect(hop, lowBand: lowBand, levels: levels) { evidence.accept($0, output: confident) }
+        frameEvidence = consume evidence
     }
 
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
-        for event in detector.finish() { emit(event, output: confident) }
-        gaitContext?.finish(output: confident)
+        guard var evidence = frameEvidence.take() else { return finishDetection(output: confident) }
+        finishDetection { evidence.accept($0, output: confident) }
+        evidence.finish(output: confident)
+        frameEvidence = consume evidence
+    }
+
+    private mutating func detect(
+        _ hop: UnsafeBufferPointer<Float>, lowBand: UnsafeBufferPointer<Float>, levels: BlockLevels,
+        output: (AnalysisOutput) -> Void
+    ) {
+        for event in detector.process(hop, lowBand: lowBand, levels: levels) { emit(event, output: output) }
+        gaitContext?.release(knownUntil: Double(detector.earliestUnreportedOnsetFrame) / sampleRate, output: output)
+    }
+
+    private mutating func finishDetection(output: (AnalysisOutput) -> Void) {
+        for event in detector.finish() { emit(event, output: output) }
+        gaitContext?.finish(output: output)
     }
 
     private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {

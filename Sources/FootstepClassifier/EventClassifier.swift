@@ -59,10 +59,14 @@ public protocol EventClassifier: ~Copyable {
 
     /// Names footsteps' types again once their bout has ended; nil keeps the live types.
     var boutTyper: BoutTypeModel? { get }
+
+    /// The frame step network that revises the labels (`FrameEvidence`); nil keeps them.
+    var frameNetwork: FootstepModel.FrameNetwork? { get }
 }
 
 extension EventClassifier where Self: ~Copyable {
     public var boutTyper: BoutTypeModel? { nil }
+    public var frameNetwork: FootstepModel.FrameNetwork? { nil }
 }
 
 /// The classifier used before a model is available: every event is an

@@ -1,4 +1,5 @@
 import Foundation
+import FootstepDSP
 
 /// The classifier's model file (`Resources/footstep-model.json`, written by
 /// `tools/train_classifier.py`): standardisation, then either a small dense
@@ -47,6 +48,67 @@ public struct FootstepModel: Sendable, Codable {
         public var weight: Double
     }
 
+    /// The frame step network (`FrameStepNetwork`): from the stream's
+    /// picture (`FramePicture`), each 10 ms frame's probability that a step
+    /// begins within 20 ms of it, and the thresholds at which that revises
+    /// the event model's label (`FrameEvidence`).
+    public struct FrameNetwork: Sendable, Codable {
+        /// A causal 3-tap convolution over time with taps at t − 2·dilation,
+        /// t − dilation and t, then ReLU (batch normalisation folded in); with
+        /// `residual` its input is added to its output.
+        public struct Convolution: Sendable, Codable {
+            public var inputs: Int
+            public var outputs: Int
+            public var dilation: Int
+            /// `[out][in][tap]` (PyTorch's Conv1d order), flattened.
+            public var weights: [Double]
+            public var biases: [Double]
+            public var residual: Bool
+
+            public init(inputs: Int, outputs: Int, dilation: Int, weights: [Double], biases: [Double], residual: Bool) {
+                self.inputs = inputs
+                self.outputs = outputs
+                self.dilation = dilation
+                self.weights = weights
+                self.biases = biases
+                self.residual = residual
+            }
+        }
+
+        /// `FramePicture.version` the network was trained on, and its band count.
+        public var pictureVersion: Int
+        public var bands: Int
+        /// The picture goes in as dB / pictureScale.
+        public var pictureScale: Double
+        /// The network's output at frame t is the probability for frame t − lookahead.
+        public var lookahead: Int
+        public var convolutions: [Convolution]
+        /// From the last convolution's channels to one logit.
+        public var output: Layer
+        /// A detection the event model calls `other` becomes a footstep where
+        /// the network says at least `rescue` within 50 ms of its onset …
+        public var rescue: Double
+        /// … and a footstep claim becomes `other` where it says less than `veto`.
+        public var veto: Double
+
+        /// The longest look-ahead (hops) a model may have: events wait for it.
+        public static let maximumLookahead = 50
+
+        public init(
+            pictureVersion: Int, bands: Int, pictureScale: Double, lookahead: Int, convolutions: [Convolution],
+            output: Layer, rescue: Double, veto: Double
+        ) {
+            self.pictureVersion = pictureVersion
+            self.bands = bands
+            self.pictureScale = pictureScale
+            self.lookahead = lookahead
+            self.convolutions = convolutions
+            self.output = output
+            self.rescue = rescue
+            self.veto = veto
+        }
+    }
+
     public static let formatName = "footstepd-event-classifier"
     public static let supportedFormatVersion = 1
     /// The class order the classifier expects.
@@ -72,6 +134,8 @@ public struct FootstepModel: Sendable, Codable {
     /// Names a footstep's type from its whole bout (`BoutReviser`); files
     /// without one keep the live types.
     public var boutTyper: BoutTypeModel?
+    /// The frame step network; nil leaves the event model's labels as they are.
+    public var frameNetwork: FrameNetwork?
 
     /// Loads and validates the model at `url`.
     public static func load(contentsOf url: URL) throws(ClassifierError) -> FootstepModel {
@@ -138,6 +202,41 @@ public struct FootstepModel: Sendable, Codable {
             try validate(network, path: path)
         }
         try boutTyper?.validate(path: path)
+        if let frameNetwork {
+            try validate(frameNetwork, path: path)
+        }
+    }
+
+    /// Checks the frame network's picture, that its layers chain to one logit and its thresholds.
+    private func validate(_ network: FrameNetwork, path: String) throws(ClassifierError) {
+        guard network.pictureVersion == FramePicture.version, network.bands == FramePicture.bandCount else {
+            throw .featureMismatch(
+                path: path,
+                reason: "frame network trained on frame picture v\(network.pictureVersion) (\(network.bands) bands), this build computes v\(FramePicture.version) (\(FramePicture.bandCount) bands). Retrain with tools/eval/frame_network.py")
+        }
+        guard network.pictureScale > 0, (0...FrameNetwork.maximumLookahead).contains(network.lookahead),
+            (0...1).contains(network.rescue), (0...1).contains(network.veto)
+        else {
+            throw .modelInvalid(
+                path: path, reason: "the frame network's picture scale must be positive, its look-ahead 0...\(FrameNetwork.maximumLookahead) frames and its thresholds in [0, 1]")
+        }
+        var channels = network.bands
+        for (index, layer) in network.convolutions.enumerated() {
+            guard layer.inputs == channels, (1...256).contains(layer.outputs), (1...128).contains(layer.dilation),
+                layer.weights.count == layer.outputs * layer.inputs * 3, layer.biases.count == layer.outputs,
+                !layer.residual || layer.inputs == layer.outputs
+            else {
+                throw .modelInvalid(
+                    path: path,
+                    reason: "the frame network's convolution \(index) has the wrong shape (1 to 256 channels, dilation 1 to 128, 3 taps; a residual one as many outputs as inputs)")
+            }
+            channels = layer.outputs
+        }
+        guard !network.convolutions.isEmpty, network.output.biases.count == 1, network.output.weights.count == 1,
+            network.output.weights[0].count == channels
+        else {
+            throw .modelInvalid(path: path, reason: "the frame network needs convolutions and one output from their \(channels) channels")
+        }
     }
 
     /// Checks the picture's version and shape and that the network's layers chain to one logit.

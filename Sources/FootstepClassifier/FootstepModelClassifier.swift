@@ -18,6 +18,7 @@ import FootstepDSP
 /// model file's nested form), so the model it was made from can be released.
 public struct FootstepModelClassifier: EventClassifier {
     public let boutTyper: BoutTypeModel?
+    public let frameNetwork: FootstepModel.FrameNetwork?
     private var extractor = EventFeatureExtractor()
     /// Standardisation of each feature: (value − mean) / scale.
     private let means: [Double]
@@ -42,6 +43,7 @@ public struct FootstepModelClassifier: EventClassifier {
     public init(model: FootstepModel) throws(ClassifierError) {
         try model.validate()
         boutTyper = model.boutTyper
+        frameNetwork = model.frameNetwork
         means = model.means
         scales = model.scales
         temperature = model.temperature

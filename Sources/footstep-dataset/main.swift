@@ -3,6 +3,7 @@ import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
 import FootstepCore
+import FootstepDSP
 import Foundation
 import Synchronization
 
@@ -50,14 +51,30 @@ struct FootstepDataset: ParsableCommand {
     @Option(help: "Instead of a dataset, time the model classifier on this many seconds of the mixed scenario.")
     var benchmark: Double?
 
+    @Option(help: ArgumentHelp(
+        "Instead of a dataset, write the frame step network's input for each recording in --labelled here: NAME.f32, \(FramePicture.bandCount) little-endian float32 values a 10 ms frame.",
+        valueName: "directory"))
+    var framePictures: String?
+
     func validate() throws {
         guard scenarios > 0 else { throw ValidationError("--scenarios must be positive.") }
         guard duration >= 5 else { throw ValidationError("--duration must be at least 5 s.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if framePictures != nil, labelled == nil {
+            throw ValidationError("--frame-pictures needs --labelled: the directory of recordings to picture.")
+        }
     }
 
     func run() throws {
         if let benchmark { return try ClassifierBenchmark.run(seconds: benchmark) }
+        if let framePictures, let labelled {
+            let started = Date()
+            let count = try FramePictures.write(recordingsIn: labelled, to: framePictures)
+            FileHandle.standardError.write(
+                Data(String(format: "footstep-dataset: %d frame pictures in %@ (%.0f s)\n", count, framePictures,
+                            Date().timeIntervalSince(started)).utf8))
+            return
+        }
         let plans = DatasetPlan.scenarios(split: split == .train ? .train : .validation, count: scenarios, duration: duration)
         let results = Mutex<[Int: [DatasetRow]]>([:])
         let failure = Mutex<String?>(nil)

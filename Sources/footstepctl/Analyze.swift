@@ -85,6 +85,18 @@ extension FootstepCtl {
                     """))
         var memory = true
 
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "Let the model's frame step network revise the labels.",
+                discussion: """
+                    A network that hears the whole stream in 10 ms frames says where steps begin: \
+                    a detection called `other` where it hears a step becomes a footstep, and a \
+                    footstep where it hears none becomes `other`. --no-frame-network shows what it \
+                    changes; a model without one keeps the labels.
+                    """))
+        var frameNetwork = true
+
         enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
             case table, csv, jsonl
         }
@@ -114,6 +126,7 @@ extension FootstepCtl {
             configuration.gaitContext = gaitContext
             configuration.walks = walks
             configuration.memory = memory
+            configuration.frameNetwork = frameNetwork
             var classifierModel: FootstepModel?
             if let model {
                 do {

@@ -1,0 +1,140 @@
+import FootstepAnalysis
+import FootstepAudio
+import FootstepClassifier
+import FootstepCore
+import FootstepDSP
+import Foundation
+import Testing
+
+/// The frame step network's say on the labels, through the whole pipeline on
+/// synthesized audio: what it changes, that the report stays a consistent
+/// story (each revision starts from the label last reported), and that it
+/// delays no event's first report.
+@Suite struct FrameEvidenceTests {
+    /// One event's reports, as a consumer of the outputs sees them.
+    struct Story {
+        var firstHop: Int
+        var firstLabel: String
+        var label: String
+        var reports = 1
+    }
+
+    /// The outputs of a 40 s scenario (steps and distractors), one hop (160 frames) at a time:
+    /// each event's story, by onset frame; `inconsistencies` lists revisions
+    /// whose previous label is not the one last reported.
+    static func stories(model: FootstepModel, frameNetwork: Bool = true, scenario name: SynthesisScenario.Name = .mixed) throws
+        -> (stories: [Int64: Story], inconsistencies: [String], provisional: Int, settlements: Int)
+    {
+        var scenario = SynthesisScenario(name, seed: 11)
+        scenario.duration = 40
+        let source = try SyntheticSource(scenario: scenario)
+        var configuration = AnalysisConfiguration()
+        configuration.frameNetwork = frameNetwork
+        var pipeline = try AnalysisPipeline(
+            format: source.format, configuration: configuration, classifier: try FootstepModelClassifier(model: model))
+        var stories: [Int64: Story] = [:]
+        var inconsistencies: [String] = []
+        var provisional = 0
+        var settlements = 0
+        var hop = 0
+        func take(_ output: AnalysisOutput) {
+            switch output {
+            case let .event(event), let .provisional(event):
+                if case .provisional = output { provisional += 1 }
+                if stories[event.onsetFrame] != nil { inconsistencies.append("\(event.onsetFrame) reported twice") }
+                stories[event.onsetFrame] = Story(firstHop: hop, firstLabel: event.label, label: event.label)
+            case let .revision(revision):
+                if revision.settles { settlements += 1 }
+                let previous = revision.previousKind.label(revision.previousType)
+                guard var story = stories[revision.onsetFrame] else {
+                    inconsistencies.append("\(revision.onsetFrame) revised before it was reported")
+                    return
+                }
+                if story.label != previous { inconsistencies.append("\(revision.onsetFrame) was \(story.label), revised from \(previous)") }
+                story.label = revision.kind.label(revision.type)
+                story.reports += 1
+                stories[revision.onsetFrame] = story
+            case .levels:
+                break
+            }
+        }
+        var block = [Float](repeating: 0, count: 160)
+        while true {
+            let read = try block.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            guard read > 0 else { break }
+            block.withUnsafeBufferPointer { pipeline.process($0, frames: read, output: take) }
+            hop += 1
+        }
+        pipeline.finish(output: take)
+        return (stories, inconsistencies, provisional, settlements)
+    }
+
+    /// The bundled model with a frame network that says `probability` for every frame.
+    static func model(saying probability: Double, rescue: Double = 0.5, veto: Double = 0.1) throws -> FootstepModel {
+        var model = try FootstepModel.bundled()
+        let channels = 8
+        model.frameNetwork = FootstepModel.FrameNetwork(
+            pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20, lookahead: 30,
+            convolutions: [
+                .init(inputs: FramePicture.bandCount, outputs: channels, dilation: 1,
+                      weights: [Double](repeating: 0, count: channels * FramePicture.bandCount * 3),
+                      biases: [Double](repeating: 0, count: channels), residual: false),
+            ],
+            output: .init(weights: [[Double](repeating: 0, count: channels)], biases: [log(probability / (1 - probability))], activation: "linear"),
+            rescue: rescue, veto: veto)
+        try model.validate()
+        return model
+    }
+
+    @Test func aNetworkThatHearsStepsEverywhereMakesEveryDetectionAFootstepAfterItsFirstReport() throws {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        let without = try Self.stories(model: plain, scenario: .distractors)
+        let with = try Self.stories(model: Self.model(saying: 0.99), scenario: .distractors)
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
+        #expect(without.inconsistencies.isEmpty, "\(without.inconsistencies.prefix(5))")
+        // The same detections, first reported in the same hop with the same label.
+        #expect(Set(with.stories.keys) == Set(without.stories.keys))
+        #expect(with.stories.count >= 20, "too few events to judge: \(with.stories.count)")
+        for (onset, story) in without.stories {
+            #expect(with.stories[onset]?.firstHop == story.firstHop, "event \(onset) first reported later")
+            #expect(with.stories[onset]?.firstLabel == story.firstLabel)
+        }
+        // Every one ends a footstep of one of the four types (or `unknown` below 0.5 confidence) ...
+        let others = without.stories.values.filter { $0.label == "other" }.count
+        #expect(others >= 10, "the scenario's distractors give `other`s to rescue: \(others)")
+        // Except in the stream's last 0.36 s, which the network never hears: those keep their labels.
+        let left = with.stories.filter { $0.value.label == "other" && Double($0.key) / 16_000 < 40 - 0.36 }
+            .map { (Double($0.key) / 16_000, $0.value.reports) }
+        #expect(left.isEmpty, "left `other` (onset s, reports): \(left)")
+        // A provisional report is settled exactly once.
+        #expect(with.settlements == with.provisional)
+    }
+
+    @Test func aNetworkThatHearsNoStepVetoesEveryFootstep() throws {
+        let with = try Self.stories(model: Self.model(saying: 0.01))
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
+        #expect(with.stories.count >= 20)
+        #expect(with.stories.values.allSatisfy { $0.label == "other" })
+        #expect(with.stories.values.contains { $0.firstLabel != "other" }, "footsteps were first reported as such")
+        #expect(with.settlements == with.provisional)
+    }
+
+    @Test func aNetworkBetweenTheThresholdsChangesNothing() throws {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        let without = try Self.stories(model: plain)
+        let with = try Self.stories(model: Self.model(saying: 0.3))
+        #expect(with.inconsistencies.isEmpty)
+        #expect(without.stories.mapValues(\.label) == with.stories.mapValues(\.label))
+    }
+
+    @Test func noFrameNetworkIsTheSameAsAModelWithout() throws {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        let without = try Self.stories(model: plain)
+        let off = try Self.stories(model: Self.model(saying: 0.01), frameNetwork: false)
+        #expect(without.stories.mapValues(\.label) == off.stories.mapValues(\.label))
+        #expect(without.provisional == off.provisional)
+    }
+}

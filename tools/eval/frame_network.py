@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Trains footstepd's frame step network (`FrameStepNetwork`, `FrameEvidence`) on the evaluation's training clips,
+one network per fold (trained without that fold's recording families) and one on every fold, and puts each into
+its classifier model as `frameNetwork`.
+
+    tools/.venv/bin/python tools/eval/frame_network.py pictures [--out /tmp/footstep-eval] [--work W] [--split S]
+    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V
+    tools/.venv/bin/python tools/eval/frame_network.py probabilities --frame FILE PICTURE.f32   (one per line)
+    python3 tools/eval/frame_network.py fixture --json Tests/FootstepClassifierTests/Fixtures/frame-network.json
+
+`pictures` runs `footstep-dataset --frame-pictures` on each fold's clips (the training clips, the randomised ones
+and the evaluation clips), so the network learns from the stream picture exactly as the pipeline forms it
+(`FramePicture`: 16 log bands 20-400 Hz from 128 ms, 40 log bands 400-7600 Hz from 32 ms, every 10 ms, each band
+relative to its 20th percentile over the last 30 s). `train` trains the causal network of
+`frame_detector_study.py`'s run 3 (dilated 3-tap convolutions, 48 channels, 0.3 s look-ahead; the training clips
+and the randomised ones; positives weighted a sixteenth of what would balance the classes) and writes it with
+batch normalisation folded into the convolutions. `choose` scores rescue/veto thresholds on the training clips,
+out of fold (each fold's clips through that fold's network and the pipeline's predictions with the fold model
+without a frame network), for the thresholds `attach` writes into the model.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import frame_detector_study as study  # noqa: E402
+import scoring  # noqa: E402
+import sources  # noqa: E402
+
+BANDS = 56
+PICTURE_VERSION = 1  # FramePicture.version
+LOOKAHEAD = 30
+SCALE = 20.0
+FOLDS = range(4)
+
+
+def picture_dir(work, split, fold):
+    return os.path.join(work, "pictures", split, str(fold))
+
+
+def make_pictures(args):
+    dataset = os.path.join(sources.ROOT, ".build", "release", "footstep-dataset")
+    if not os.path.exists(dataset):
+        sys.exit(f"{dataset} not found: build it (swift build -c release --product footstep-dataset)")
+    for split in args.split:
+        for fold in ([sources.LOCKBOX_FOLD] if split == "lockbox" else FOLDS):
+            source_split = "eval" if split == "lockbox" else split
+            gt = os.path.join(args.out, source_split, str(fold), "gt")
+            target = picture_dir(args.work, source_split, fold)
+            started = time.time()
+            subprocess.run([dataset, "--labelled", gt, "--frame-pictures", target], check=True)
+            print(f"{source_split}/{fold}: pictures in {time.time() - started:.0f} s", flush=True)
+
+
+def read_picture(path):
+    """Frames x BANDS (dB over the band's floor) from a `footstep-dataset --frame-pictures` file."""
+    values = np.fromfile(path, dtype="<f4")
+    if values.size % BANDS:
+        raise ValueError(f"{path}: {values.size} values, not a whole number of {BANDS}-band frames")
+    return values.reshape(-1, BANDS)
+
+
+def load_clips(out, work, split, fold):
+    """{clip: (picture, targets, truth rows, meta)} as `frame_detector_study.load_fold`, from the pipeline's pictures."""
+    gt = os.path.join(out, split, str(fold), "gt")
+    meta = study.clip_meta(os.path.join(out, split, str(fold)))
+    clips = {}
+    for name in study.clip_names(gt):
+        pic = read_picture(os.path.join(picture_dir(work, split, fold), name + ".f32")).astype(np.float16)
+        truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
+        target = np.zeros(len(pic), dtype=np.float32)
+        for onset, _, label in truth:
+            if not label.startswith("other"):
+                centre = int(round(onset / study.FRAME_SECONDS))
+                target[max(0, centre - study.TARGET_FRAMES):centre + study.TARGET_FRAMES + 1] = 1
+        clips[name] = (pic, target, truth, meta.get(name, {}))
+    return clips
+
+
+def export(net, lookahead=LOOKAHEAD):
+    """The network as `FootstepModel.FrameNetwork` (batch normalisation folded into each convolution)."""
+    layers = list(net)
+    convolutions = []
+
+    def folded(conv, norm, residual):
+        w = conv.weight.detach().double().numpy()
+        b = conv.bias.detach().double().numpy()
+        scale = (norm.weight / (norm.running_var + norm.eps).sqrt()).detach().double().numpy()
+        shift = norm.bias.detach().double().numpy() - norm.running_mean.detach().double().numpy() * scale
+        return dict(inputs=int(w.shape[1]), outputs=int(w.shape[0]), dilation=int(conv.dilation[0]),
+                    weights=(w * scale[:, None, None]).ravel().tolist(), biases=(b * scale + shift).tolist(),
+                    residual=residual)
+
+    convolutions.append(folded(layers[0].conv, layers[1], False))
+    for block in layers[3:-1]:
+        convolutions.append(folded(block.conv.conv, block.norm, True))
+    out = layers[-1]
+    return dict(pictureVersion=PICTURE_VERSION, bands=BANDS, pictureScale=SCALE, lookahead=lookahead,
+                convolutions=convolutions,
+                output=dict(weights=[out.weight.detach().double().numpy().ravel().tolist()],
+                            biases=out.bias.detach().double().numpy().tolist(), activation="linear"),
+                rescue=1.0, veto=0.0)
+
+
+def forward(frame, pic):
+    """Each frame's probability from an exported network, as `FrameStepNetwork` computes it (NumPy, float64):
+    the output at frame t is frame t − lookahead's; the last `lookahead` frames get 0."""
+    x = pic.astype(np.float64) / frame["pictureScale"]
+    for layer in frame["convolutions"]:
+        w = np.array(layer["weights"]).reshape(layer["outputs"], layer["inputs"], 3)
+        d = layer["dilation"]
+        padded = np.vstack([np.zeros((2 * d, x.shape[1])), x])
+        y = np.array(layer["biases"]) + sum(padded[tap * d:tap * d + len(x)] @ w[:, :, tap].T for tap in range(3))
+        y = np.maximum(y, 0)
+        x = x + y if layer["residual"] else y
+    logit = x @ np.array(frame["output"]["weights"][0]) + frame["output"]["biases"][0]
+    prob = 1 / (1 + np.exp(-logit))
+    k = frame["lookahead"]
+    return np.concatenate([prob[k:], np.zeros(k)]) if k else prob
+
+
+def train(args):
+    import torch
+
+    torch.set_num_threads(2)
+    held_out = None if args.fold == "full" else int(args.fold)
+    training = {}
+    for k in FOLDS:
+        if k == held_out:
+            continue
+        for split in ("train", "train-randomised"):
+            training.update({f"{split}/{k}/{n}": v for n, v in load_clips(args.out, args.work, split, k).items()})
+    print(f"fold {args.fold}: {len(training)} training clips", flush=True)
+    net, steps = study.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches)
+    print(f"fold {args.fold}: trained {steps} batches", flush=True)
+    frame = export(net)
+    # The exported network must be the trained one: compare on a training clip.
+    pic = next(iter(training.values()))[0][:3000]
+    gap = np.abs(forward(frame, pic) - study.probabilities(net, pic, LOOKAHEAD)).max()
+    if gap > 1e-4:
+        sys.exit(f"the exported network differs from the trained one by {gap:.2g}")
+    with open(args.json, "w") as f:
+        json.dump(frame, f)
+    print(f"wrote {args.json} (largest difference from torch {gap:.1g})")
+
+
+RESCUES = (None, 0.9, 0.8, 0.7, 0.6, 0.5)
+VETOES = (None, 0.05, 0.1, 0.2, 0.3)
+
+
+def choose(args):
+    """Rescue/veto thresholds scored on the training clips, out of fold."""
+    tallies = defaultdict(scoring.Tally)
+    for k in FOLDS:
+        with open(os.path.join(args.frames, f"frame-{k}.json")) as f:
+            frame = json.load(f)
+        gt = os.path.join(args.out, "train", str(k), "gt")
+        meta = study.clip_meta(os.path.join(args.out, "train", str(k)))
+        for name in study.clip_names(gt):
+            prob = forward(frame, read_picture(os.path.join(picture_dir(args.work, "train", k), name + ".f32")))
+            truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
+            rows = study.pipeline_rows(args.predictions, k, k, name)
+            seconds = len(prob) * study.FRAME_SECONDS
+            for rescue in RESCUES:
+                for veto in VETOES:
+                    claims = study.fused_claims(rows, prob, rescue=rescue, veto=veto)
+                    for g in ("all", meta.get(name, {}).get("scenario", "?")):
+                        tallies[(rescue, veto, g)].add_clip(truth, claims, seconds)
+    groups = sorted({g for *_, g in tallies})
+    for rescue in RESCUES:
+        for veto in VETOES:
+            print(f"rescue {rescue}, veto {veto}: " + study.figure_cells(tallies, (rescue, veto), groups), flush=True)
+
+
+def fixture(seed=20261128, frames=240):
+    """A small random network of the shipped shape's kinds (a first convolution, residual dilated ones, one output),
+    a random picture and `forward`'s probabilities: `FrameStepNetworkTests` checks the Swift network against it."""
+    rng = np.random.default_rng(seed)
+    channels = 8
+    convolutions = []
+    for inputs, dilation, residual in ((BANDS, 1, False), (channels, 1, True), (channels, 2, True), (channels, 4, True)):
+        convolutions.append(dict(inputs=inputs, outputs=channels, dilation=dilation,
+                                 weights=rng.normal(0, 0.3, channels * inputs * 3).round(6).tolist(),
+                                 biases=rng.normal(0, 0.2, channels).round(6).tolist(), residual=residual))
+    frame = dict(pictureVersion=PICTURE_VERSION, bands=BANDS, pictureScale=SCALE, lookahead=3,
+                 convolutions=convolutions,
+                 output=dict(weights=[rng.normal(0, 0.5, channels).round(6).tolist()], biases=[-0.5],
+                             activation="linear"), rescue=0.5, veto=0.1)
+    pic = rng.normal(5, 8, (frames, BANDS)).clip(-10, 60).round(3)
+    return dict(network=frame, picture=pic.ravel().tolist(), probabilities=forward(frame, pic).round(7).tolist())
+
+
+def attach(args):
+    with open(args.frame) as f:
+        frame = json.load(f)
+    frame["rescue"], frame["veto"] = args.rescue, args.veto
+    with open(args.model) as f:
+        model = json.load(f)
+    model["frameNetwork"] = frame
+    with open(args.model, "w") as f:
+        json.dump(model, f, separators=(",", ":"))
+    print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="/tmp/footstep-eval")
+    parser.add_argument("--work", default="/tmp/frame-network")
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("pictures")
+    p.add_argument("--split", nargs="+", default=["train", "train-randomised", "eval"],
+                   choices=["train", "train-randomised", "eval", "lockbox"])
+    p = commands.add_parser("train")
+    p.add_argument("--fold", required=True, choices=[*map(str, FOLDS), "full"])
+    p.add_argument("--json", required=True)
+    p.add_argument("--batches", type=int, default=1200, help="batches of 32 random 8 s windows")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--positive-share", type=float, default=0.0625)
+    p = commands.add_parser("choose")
+    p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips")
+    p.add_argument("--frames", required=True, help="directory with frame-K.json")
+    p = commands.add_parser("attach")
+    p.add_argument("--frame", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--rescue", type=float, required=True)
+    p.add_argument("--veto", type=float, required=True)
+    p = commands.add_parser("fixture", help="write FrameStepNetworkTests' fixture")
+    p.add_argument("--json", required=True)
+    p = commands.add_parser("probabilities")
+    p.add_argument("--frame", required=True)
+    p.add_argument("picture")
+    args = parser.parse_args()
+    if args.command == "pictures":
+        make_pictures(args)
+    elif args.command == "train":
+        train(args)
+    elif args.command == "choose":
+        choose(args)
+    elif args.command == "attach":
+        attach(args)
+    elif args.command == "fixture":
+        with open(args.json, "w") as f:
+            json.dump(fixture(), f)
+    else:
+        with open(args.frame) as f:
+            frame = json.load(f)
+        for p in forward(frame, read_picture(args.picture)):
+            print(f"{p:.6f}")
+
+
+if __name__ == "__main__":
+    main()
