@@ -185,24 +185,39 @@ struct FrameEvidence: ~Copyable {
         recent.last { $0.onsetFrame == onsetFrame }?.types ?? .uniform
     }
 
+    /// A label as the network's decision changes it.
+    private struct Label {
+        var kind: EventKind
+        var type: FootstepType
+        var confidence: Double
+        var footstepProbability: Double
+
+        /// Rescues an `other` (as `type()`) or vetoes a footstep; anything else is kept.
+        mutating func apply(_ decision: Decision, type rescuedType: () -> FootstepType) {
+            switch decision {
+            case let .rescued(p) where kind != .footstep:
+                kind = .footstep
+                type = rescuedType()
+                footstepProbability = max(footstepProbability, p)
+                confidence = footstepProbability
+            case let .vetoed(p) where kind == .footstep:
+                kind = .other
+                type = .unknown
+                footstepProbability = min(footstepProbability, p)
+                confidence = 1 - footstepProbability
+            case .kept, .rescued, .vetoed:
+                break
+            }
+        }
+    }
+
     private func fused(_ event: AnalyzedEvent, _ decision: Decision) -> AnalyzedEvent {
         var event = event
-        switch decision {
-        case .kept:
-            break
-        case let .rescued(p) where event.kind != .footstep:
-            event.kind = .footstep
-            event.type = Self.likeliest(event.typeProbabilities)
-            event.footstepProbability = max(event.footstepProbability, p)
-            event.confidence = event.footstepProbability
-        case let .vetoed(p) where event.kind == .footstep:
-            event.kind = .other
-            event.type = .unknown
-            event.footstepProbability = min(event.footstepProbability, p)
-            event.confidence = 1 - event.footstepProbability
-        case .rescued, .vetoed:
-            break
-        }
+        var label = Label(
+            kind: event.kind, type: event.type, confidence: event.confidence, footstepProbability: event.footstepProbability)
+        label.apply(decision) { Self.likeliest(event.typeProbabilities) }
+        (event.kind, event.type, event.confidence, event.footstepProbability) =
+            (label.kind, label.type, label.confidence, label.footstepProbability)
         return event
     }
 
@@ -210,29 +225,17 @@ struct FrameEvidence: ~Copyable {
     /// nothing to report (a bout's new type for a footstep the network vetoed).
     private func fused(_ revision: TypeRevision, _ decision: Decision) -> TypeRevision? {
         var revision = revision
-        if !revision.settles {
+        if !revision.settles, case .vetoed = decision, revision.previousKind == .footstep {
             // The event was last reported with the fused label.
-            if case .vetoed = decision, revision.previousKind == .footstep {
-                revision.previousKind = .other
-                revision.previousType = .unknown
-            }
+            revision.previousKind = .other
+            revision.previousType = .unknown
         }
-        switch decision {
-        case .kept:
-            break
-        case let .rescued(p) where revision.kind != .footstep:
-            revision.kind = .footstep
-            revision.type = Self.likeliest(types(of: revision.onsetFrame))
-            revision.footstepProbability = max(revision.footstepProbability, p)
-            revision.confidence = revision.footstepProbability
-        case let .vetoed(p) where revision.kind == .footstep:
-            revision.kind = .other
-            revision.type = .unknown
-            revision.footstepProbability = min(revision.footstepProbability, p)
-            revision.confidence = 1 - revision.footstepProbability
-        case .rescued, .vetoed:
-            break
-        }
+        var label = Label(
+            kind: revision.kind, type: revision.type, confidence: revision.confidence,
+            footstepProbability: revision.footstepProbability)
+        label.apply(decision) { Self.likeliest(types(of: revision.onsetFrame)) }
+        (revision.kind, revision.type, revision.confidence, revision.footstepProbability) =
+            (label.kind, label.type, label.confidence, label.footstepProbability)
         return revision.settles || revision.changesLabel ? revision : nil
     }
 
