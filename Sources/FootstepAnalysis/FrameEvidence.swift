@@ -25,7 +25,7 @@ import FootstepDSP
 struct FrameEvidence: ~Copyable {
     /// How far from an onset (hops, each side) the network's probability counts.
     static let reach = 5
-    /// Seconds of probabilities kept: more than the longest a settlement comes after its event.
+    /// Hops of probabilities kept (10.24 s): more than the longest a settlement comes after its event.
     static let memoryHops = 1024
     static let capacity = 256
     /// The longest look-ahead a model may have (hops: `FootstepModel.validate`).
