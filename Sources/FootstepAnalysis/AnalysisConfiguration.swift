@@ -33,9 +33,12 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     public var memory = true
     /// Let the model's frame step network, when it has one, revise the labels
     /// (`FrameEvidence`: a step it hears makes a detection a footstep, no step
-    /// makes a footstep `other`). A settled event it has not heard yet is
-    /// reported at once and settled up to `FrameEvidence` 0.35 s later. Off
-    /// only to measure what it changes.
+    /// makes a footstep `other`, and it adds the steps it hears where the
+    /// detector found none). A settled event it has not heard yet is
+    /// reported at once and settled once it has (0.36 s later, longer for
+    /// a rescue that waits for company); an added step is reported once every
+    /// detection and footstep around it has been. Off only to measure what it
+    /// changes.
     public var frameNetwork = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).
@@ -46,19 +49,30 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// The longest time, seconds, from an impact's onset to the pipeline
     /// reporting its event: the detector's report delay (gait context reports
     /// an event it holds at once, provisionally; its settling revision comes
-    /// up to `maximumSettlementDelay` later).
+    /// up to `maximumSettlementDelay` later), or with the frame network the
+    /// wait before a step it adds (`FrameEvidence.maximumDelay`). Events then
+    /// leave out of onset order, an added step after the detections around it.
     public var maximumEventDelay: Double {
-        // The report delay does not depend on the sample rate.
-        detectorConfiguration(sampleRate: 16_000).maximumReportDelay
+        frameNetwork ? max(reportDelay, FrameEvidence.maximumDelay(settledDelay: gaitSettlementDelay)) : reportDelay
     }
 
     /// The longest time, seconds, from an impact's onset to the revision that
     /// settles its provisional report: the gait context's hold, or the frame
-    /// network's look-ahead (`FrameEvidence.maximumDelay`) when that is longer;
-    /// none with neither.
+    /// network's wait (`FrameEvidence.maximumDelay`: its look-ahead, and a
+    /// rescue's wait for company) when that is longer; none with neither.
     public var maximumSettlementDelay: Double {
-        let hold = gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0
-        return maximumEventDelay + max(hold, frameNetwork ? FrameEvidence.maximumDelay : 0)
+        frameNetwork ? max(gaitSettlementDelay, FrameEvidence.maximumDelay(settledDelay: gaitSettlementDelay))
+            : gaitSettlementDelay
+    }
+
+    /// The detector's report delay, seconds (it does not depend on the sample rate).
+    var reportDelay: Double { detectorConfiguration(sampleRate: 16_000).maximumReportDelay }
+
+    /// The longest time, seconds, from an impact's onset until the gait
+    /// context has settled its event: the detector's report delay and the
+    /// gait context's hold.
+    var gaitSettlementDelay: Double {
+        reportDelay + (gaitContext ? GaitContextRefiner.holdSeconds(walks: walks) : 0)
     }
 
     /// The longest time, seconds, from a bout's last footstep's onset to the

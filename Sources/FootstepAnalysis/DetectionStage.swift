@@ -25,7 +25,9 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         var evidence: FrameEvidence? = nil
         if configuration.frameNetwork, let model = classifier.frameNetwork {
-            evidence = try FrameEvidence(model: model, sampleRate: sampleRate)
+            evidence = try FrameEvidence(
+                model: model, sampleRate: sampleRate, settledDelay: configuration.gaitSettlementDelay,
+                calibrationOffset: configuration.calibrationOffsetDB)
         }
         self.detector = detector
         frameEvidence = evidence
@@ -49,7 +51,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
         guard var evidence = frameEvidence.take() else { return detect(hop, lowBand: lowBand, levels: levels, output: confident) }
-        evidence.process(hop: hop, output: confident)
+        evidence.process(hop: hop, levels: levels, background: detector.backgroundLAF, output: confident)
         detect(hop, lowBand: lowBand, levels: levels) { evidence.accept($0, output: confident) }
         frameEvidence = consume evidence
     }

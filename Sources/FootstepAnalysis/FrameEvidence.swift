@@ -5,7 +5,24 @@ import FootstepDSP
 /// The frame step network's say on the event model's labels, after the gait
 /// context: a detection called `other` becomes a footstep where the network
 /// gives a step within 50 ms of its onset at least `rescue`, and a footstep
-/// becomes `other` where it gives less than `veto`.
+/// becomes `other` where it gives less than `veto`. With `add`, one of the
+/// network's own onsets (``AddedSteps``) at least `add` with no detection
+/// within 100 ms becomes a footstep of its own, reported as a settled event
+/// once the network has heard it and every detection near it could have
+/// been reported.
+///
+/// A model with `company` rescues or adds only an impact with one of the
+/// gait context's own footsteps within that many seconds before or after
+/// it (more than 50 ms away): a step the event model doubted has steps it
+/// did not doubt near it, a distractor the network takes for a step mostly
+/// does not. Such a rescue waits until every event within `company` after
+/// it has been settled by the gait context (`settledDelay`), unless a
+/// footstep before it is company; an added step always waits that long.
+/// An added step takes the type of the nearest of those footsteps (a step
+/// among heel strikes is one) and follows it: when the bout reviser names
+/// that footstep's type again, a ``TypeRevision`` names the added step's
+/// too. Its footstep probability and confidence are the network's; without
+/// `company` its type is `unknown`.
 ///
 /// The network hears a frame `lookahead` hops (0.3 s) after it, so a
 /// settled event usually leaves the gait context before the network has
@@ -30,9 +47,16 @@ struct FrameEvidence: ~Copyable {
     static let capacity = 256
     /// The longest look-ahead a model may have (hops: `FootstepModel.validate`).
     static let maximumLookahead = FootstepModel.FrameNetwork.maximumLookahead
-    /// The longest time, seconds, after its onset an event waits for the
-    /// network: its look-ahead and `reach`, and a hop.
-    static let maximumDelay = Double(maximumLookahead + reach + 1) / 100
+    /// The longest time, seconds, after its onset an event waits here, or an
+    /// added step is reported, when the gait context settles an event at
+    /// most `settledDelay` after its onset: the network's look-ahead, `reach`
+    /// (an onset's `AddedSteps.radius` is less), a hop, and the wait for
+    /// company.
+    static func maximumDelay(settledDelay: Double) -> Double {
+        Double(maximumLookahead + reach + 1) / 100 + FootstepModel.FrameNetwork.maximumCompany + settledDelay
+    }
+    /// A detection this close (100 ms, the scorer's tolerance) to one of the network's onsets is that step.
+    static let sameStepSeconds = 0.1
 
     private enum Pending {
         /// A settled event reported provisionally here, to settle when heard.
@@ -52,39 +76,108 @@ struct FrameEvidence: ~Copyable {
         case rescued(Double), vetoed(Double), kept
     }
 
+    /// An added step, as last reported, and the onset of the footstep it took its type from.
+    private struct Follower {
+        var onsetFrame: Int64
+        var onsetSeconds: Double
+        var leader: Int64
+        var type: FootstepType
+        var probability: Double
+    }
+
+    /// A recent event: its type probabilities and what the network made of it.
+    private struct Recent {
+        var onsetFrame: Int64
+        var types: TypeProbabilities
+        var decision: Decision?
+        /// The network's probability for a rescue waiting for its company.
+        var awaitingCompany: Double?
+    }
+
     private var picture: FramePicture
     private var network: FrameStepNetwork
     private let rescue: Float
     private let veto: Float
+    /// `company` in frames (nil: a rescue needs none).
+    private let companyFrames: Int64?
+    /// A footstep this close (50 ms) is the impact itself, not company.
+    private let minimumCompanyGap: Int64
+    /// A rescue without company before it, and an added step, wait until the
+    /// network has judged this many hops after the onset: every event in
+    /// `company` after it has been settled by then.
+    private let companyWaitHops: Int
     private let hopFrames: Int
+    private let sampleRate: Double
     /// The network's probability of each of the last `memoryHops` frames (`frame % memoryHops`).
     private var probabilities: [Float]
     /// Frames judged so far (all frames before this one have a probability).
     private var judged = 0
     private var pending: [Pending] = []
-    /// Recent events' type probabilities and what the network made of them, by onset frame.
-    private var recent: [(onsetFrame: Int64, types: TypeProbabilities, decision: Decision?)] = []
+    /// Recent events, in the order they came.
+    private var recent: [Recent] = []
+    /// The gait context's recent footsteps (as settled, with the bout reviser's later types).
+    private var footsteps: [(onsetFrame: Int64, type: FootstepType, types: TypeProbabilities)] = []
+    /// The network's onsets that may become footsteps (with `add`).
+    private var added: AddedSteps?
+    /// Recent added steps, each with the footstep whose type it follows.
+    private var followers: [Follower] = []
+    /// `sameStepSeconds` in frames.
+    private let sameStepFrames: Int64
 
-    init(model: FootstepModel.FrameNetwork, sampleRate: Double) throws(DSPError) {
+    /// - Parameters:
+    ///   - settledDelay: the longest time, seconds, from an onset until the
+    ///     gait context has settled that event (the detector's report delay
+    ///     and the hold): every detection near an onset, and every footstep
+    ///     that could be its company, has been seen by then.
+    ///   - calibrationOffset: dBFS → dB SPL, for an added step's exposure.
+    init(
+        model: FootstepModel.FrameNetwork, sampleRate: Double, settledDelay: Double, calibrationOffset: Double
+    ) throws(DSPError) {
         picture = try FramePicture(sampleRate: sampleRate)
         network = FrameStepNetwork(model: model)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
         hopFrames = picture.hopFrames
+        self.sampleRate = sampleRate
+        companyFrames = model.company.map { Int64(($0 * sampleRate).rounded()) }
+        minimumCompanyGap = Int64((0.05 * sampleRate).rounded())
+        sameStepFrames = Int64((Self.sameStepSeconds * sampleRate).rounded())
+        let hopsPerSecond = sampleRate / Double(picture.hopFrames)
+        companyWaitHops = Int((((model.company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
+        added = model.add.map { [hopFrames] in
+            AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
+        }
         probabilities = [Float](repeating: 0, count: Self.memoryHops)
         pending.reserveCapacity(Self.capacity)
         recent.reserveCapacity(Self.capacity)
+        footsteps.reserveCapacity(Self.capacity)
+        followers.reserveCapacity(Self.capacity)
     }
 
-    /// Runs the network on one hop, then releases what it has now heard.
-    mutating func process(hop: UnsafeBufferPointer<Float>, output: (AnalysisOutput) -> Void) {
+    /// Runs the network on one hop with its levels, then releases what it
+    /// has now heard; `background` is the detector's Fast A-weighted
+    /// background level (for an added step's intensity).
+    mutating func process(
+        hop: UnsafeBufferPointer<Float>, levels: BlockLevels, background: Double, output: (AnalysisOutput) -> Void
+    ) {
         let probability = network.process(picture.process(hop))
         let frame = network.hops - 1 - network.lookahead
         if frame >= 0 {
             probabilities[frame % Self.memoryHops] = probability
             judged = frame + 1
         }
+        if var steps = added.take() {
+            steps.record(levels)
+            let frame = frame - AddedSteps.radius
+            if frame >= 0, let onset = steps.onset(frame: frame, probabilities: probabilities, background: background),
+                !detected(near: onset.impact.onsetFrame)
+            {
+                steps.keep(onset)
+            }
+            added = steps
+        }
         release(output: output, final: false)
+        releaseAdded(output: output, final: false)
     }
 
     /// Takes one output of the gait context.
@@ -97,6 +190,7 @@ struct FrameEvidence: ~Copyable {
             output(item)
         case let .event(event):
             remember(event)
+            if event.kind == .footstep { rememberFootstep(event.onsetFrame, type: event.type, types: event.typeProbabilities) }
             if pending.isEmpty, let decision = decide(event.onsetFrame, kind: event.kind) {
                 output(.event(fused(event, decision)))
             } else {
@@ -104,6 +198,10 @@ struct FrameEvidence: ~Copyable {
                 enqueue(.settle(event), output: output)
             }
         case let .revision(revision):
+            if revision.kind == .footstep {
+                rememberFootstep(revision.onsetFrame, type: revision.type, types: types(of: revision.onsetFrame))
+                retypeFollowers(of: revision.onsetFrame, as: revision.type, output: output)
+            }
             if pending.isEmpty, let decision = decide(revision.onsetFrame, kind: revision.kind) {
                 if let fused = fused(revision, decision) { output(.revision(fused)) }
             } else {
@@ -116,6 +214,69 @@ struct FrameEvidence: ~Copyable {
     /// last `lookahead + reach` hops, which the network never hears, keeps its label.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         release(output: output, final: true)
+        releaseAdded(output: output, final: true)
+    }
+
+    /// Reports the waiting onsets the network has heard long enough (all when
+    /// `final`) as footsteps where no detection is near and, with `company`,
+    /// a footstep is.
+    private mutating func releaseAdded(output: (AnalysisOutput) -> Void, final: Bool) {
+        guard var steps = added.take() else { return }
+        while let first = steps.candidates.first, final || first.hop + companyWaitHops < judged {
+            let candidate = steps.removeFirst()
+            let onsetFrame = candidate.impact.onsetFrame
+            guard !detected(near: onsetFrame) else { continue }
+            let company = nearestFootstep(to: onsetFrame)
+            guard company != nil || companyFrames == nil else { continue }
+            let classification = Classification(
+                kind: .footstep, type: company?.type ?? .unknown, confidence: candidate.probability,
+                intensity: Intensity(levelAboveBackground: candidate.impact.lafMax - candidate.impact.backgroundLAF),
+                footstepProbability: candidate.probability, typeProbabilities: company?.types ?? .uniform)
+            let event = AnalyzedEvent(candidate.impact, classification: classification, sampleRate: sampleRate)
+            output(.event(event))
+            if let company {
+                if followers.count == Self.capacity { followers.removeFirst() }
+                followers.append(
+                    Follower(
+                        onsetFrame: onsetFrame, onsetSeconds: event.onsetSeconds, leader: company.onsetFrame,
+                        type: company.type, probability: candidate.probability))
+            }
+        }
+        added = steps
+    }
+
+    /// Names again the type of each added step that follows the footstep at
+    /// `leader`, now `type`.
+    private mutating func retypeFollowers(of leader: Int64, as type: FootstepType, output: (AnalysisOutput) -> Void) {
+        for index in followers.indices where followers[index].leader == leader && followers[index].type != type {
+            let follower = followers[index]
+            output(
+                .revision(
+                    TypeRevision(
+                        onsetFrame: follower.onsetFrame, onsetSeconds: follower.onsetSeconds, previousType: follower.type,
+                        type: type, confidence: follower.probability, footstepProbability: follower.probability)))
+            followers[index].type = type
+        }
+    }
+
+    /// Whether a detection (any label) lies within `sameStepSeconds` of `onsetFrame`.
+    private func detected(near onsetFrame: Int64) -> Bool {
+        recent.contains { abs($0.onsetFrame - onsetFrame) <= sameStepFrames }
+    }
+
+    /// The gait context's footstep nearest `onsetFrame` that is company for
+    /// it (more than 50 ms and at most `company` away); nil without `company`.
+    private func nearestFootstep(to onsetFrame: Int64)
+        -> (onsetFrame: Int64, type: FootstepType, types: TypeProbabilities)?
+    {
+        guard let companyFrames else { return nil }
+        var best: (gap: Int64, index: Int)?
+        for (index, footstep) in footsteps.enumerated() {
+            let gap = abs(footstep.onsetFrame - onsetFrame)
+            guard gap > minimumCompanyGap, gap <= companyFrames, gap < best?.gap ?? .max else { continue }
+            best = (gap, index)
+        }
+        return best.map { footsteps[$0.index] }
     }
 
     private mutating func enqueue(_ item: Pending, output: (AnalysisOutput) -> Void) {
@@ -132,7 +293,7 @@ struct FrameEvidence: ~Copyable {
             case let .settle(event): kind = event.kind
             case let .revise(revision): kind = revision.kind
             }
-            guard let decision = decide(item.onsetFrame, kind: kind) ?? (final ? .kept : nil) else { return }
+            guard let decision = decide(item.onsetFrame, kind: kind, final: final) else { return }
             pending.removeFirst()
             released += 1
             switch item {
@@ -146,30 +307,60 @@ struct FrameEvidence: ~Copyable {
 
     private mutating func remember(_ event: AnalyzedEvent) {
         if recent.count == Self.capacity { recent.removeFirst() }
-        recent.append((event.onsetFrame, event.typeProbabilities, nil))
+        recent.append(Recent(onsetFrame: event.onsetFrame, types: event.typeProbabilities))
+    }
+
+    /// Records one of the gait context's footsteps, or its new type.
+    private mutating func rememberFootstep(_ onsetFrame: Int64, type: FootstepType, types: TypeProbabilities) {
+        if let index = footsteps.lastIndex(where: { $0.onsetFrame == onsetFrame }) {
+            footsteps[index].type = type
+            return
+        }
+        if footsteps.count == Self.capacity { footsteps.removeFirst() }
+        footsteps.append((onsetFrame, type, types))
     }
 
     /// What the network makes of the event at `onsetFrame` labelled `kind`:
-    /// the decision taken for it before if any, nil while the network has not
-    /// heard it.
-    private mutating func decide(_ onsetFrame: Int64, kind: EventKind) -> Decision? {
+    /// the decision taken for it before if any; nil while the network has not
+    /// heard it or a rescue waits for its company. `final` (the end of the
+    /// stream) decides with what has been heard: an unheard event is kept.
+    private mutating func decide(_ onsetFrame: Int64, kind: EventKind, final: Bool = false) -> Decision? {
         let index = recent.lastIndex { $0.onsetFrame == onsetFrame }
         if let index, let decision = recent[index].decision { return decision }
         let centre = Int((Double(onsetFrame) / Double(hopFrames)).rounded())
-        guard centre + Self.reach < judged else { return nil }
-        let decision: Decision
-        if centre + Self.reach < judged - Self.memoryHops {
+        var decision: Decision?
+        if let index, let p = recent[index].awaitingCompany {
+            decision = companion(onsetFrame, p: p, centre: centre, final: final)
+        } else if centre + Self.reach >= judged {
+            decision = final ? .kept : nil
+        } else if centre + Self.reach < judged - Self.memoryHops {
             decision = .kept
         } else {
             let p = nearMaximum(centre)
             if kind == .footstep {
                 decision = p < veto ? .vetoed(Double(p)) : .kept
+            } else if p < rescue {
+                decision = .kept
             } else {
-                decision = p >= rescue ? .rescued(Double(p)) : .kept
+                decision = companion(onsetFrame, p: Double(p), centre: centre, final: final)
+                if decision == nil, let index { recent[index].awaitingCompany = Double(p) }
             }
         }
-        if let index { recent[index].decision = decision }
+        if let index, let decision { recent[index].decision = decision }
         return decision
+    }
+
+    /// A rescue at `p` for the impact at `onsetFrame`: rescued with company
+    /// (or when none is needed), kept once every event that could be company
+    /// has been settled without any (or at `final`), nil until then.
+    private func companion(_ onsetFrame: Int64, p: Double, centre: Int, final: Bool) -> Decision? {
+        guard let companyFrames else { return .rescued(p) }
+        let accompanied = footsteps.contains {
+            let gap = abs($0.onsetFrame - onsetFrame)
+            return gap > minimumCompanyGap && gap <= companyFrames
+        }
+        if accompanied { return .rescued(p) }
+        return final || centre + companyWaitHops < judged ? .kept : nil
     }
 
     /// The network's highest probability within `reach` hops of `centre`.

@@ -90,13 +90,23 @@ public struct FootstepModel: Sendable, Codable {
         public var rescue: Double
         /// … and a footstep claim becomes `other` where it says less than `veto`.
         public var veto: Double
+        /// Where the network's own onsets (its probability at least `add`,
+        /// the highest within 60 ms) have no detection within 100 ms, a
+        /// footstep is added; nil adds none.
+        public var add: Double?
+        /// With it, a rescued or added footstep needs one of the pipeline's
+        /// own footsteps (the gait context's labels) within this many seconds
+        /// of the onset, before or after; nil: no company needed.
+        public var company: Double?
 
         /// The longest look-ahead (hops) a model may have: events wait for it.
         public static let maximumLookahead = 50
+        /// The longest `company` (seconds) a model may ask for: rescues wait for it.
+        public static let maximumCompany = 3.0
 
         public init(
             pictureVersion: Int, bands: Int, pictureScale: Double, lookahead: Int, convolutions: [Convolution],
-            output: Layer, rescue: Double, veto: Double
+            output: Layer, rescue: Double, veto: Double, add: Double? = nil, company: Double? = nil
         ) {
             self.pictureVersion = pictureVersion
             self.bands = bands
@@ -106,6 +116,8 @@ public struct FootstepModel: Sendable, Codable {
             self.output = output
             self.rescue = rescue
             self.veto = veto
+            self.add = add
+            self.company = company
         }
     }
 
@@ -215,10 +227,12 @@ public struct FootstepModel: Sendable, Codable {
                 reason: "frame network trained on frame picture v\(network.pictureVersion) (\(network.bands) bands), this build computes v\(FramePicture.version) (\(FramePicture.bandCount) bands). Retrain with tools/eval/frame_network.py")
         }
         guard network.pictureScale > 0, (0...FrameNetwork.maximumLookahead).contains(network.lookahead),
-            (0...1).contains(network.rescue), (0...1).contains(network.veto)
+            (0...1).contains(network.rescue), (0...1).contains(network.veto),
+            network.add.map({ (0...1).contains($0) }) ?? true, network.company.map({ $0 > 0 && $0 <= FrameNetwork.maximumCompany }) ?? true
         else {
             throw .modelInvalid(
-                path: path, reason: "the frame network's picture scale must be positive, its look-ahead 0...\(FrameNetwork.maximumLookahead) frames and its thresholds in [0, 1]")
+                path: path,
+                reason: "the frame network's picture scale must be positive, its look-ahead 0...\(FrameNetwork.maximumLookahead) frames, its thresholds in [0, 1] and its company above 0 and at most \(FrameNetwork.maximumCompany) s")
         }
         var channels = network.bands
         for (index, layer) in network.convolutions.enumerated() {

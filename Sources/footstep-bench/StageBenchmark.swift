@@ -124,6 +124,8 @@ enum StageBenchmark {
                 format: "  classifier alone on the %d recorded events, best of 5: %.1f µs/event (aim <= 150), without the picture network %.1f µs/event",
                 recorder.events.count, try perEvent(model), try perEvent(featuresAlone)))
 
+        try frameNetworkStages(mono, sampleRate: Double(format.sampleRate), pipeline: full.cpu, line: line)
+
         // The offline analysis as `footstepctl analyze` runs it: decode + levels on one
         // thread, detector + classifier on the other. On a quiet two-core machine the
         // wall time is about the busier thread's CPU time.
@@ -137,6 +139,65 @@ enum StageBenchmark {
                     + "CPU: decode + levels thread %.3f s, detector + classifier thread %.3f s (%.0fx realtime on two free cores)",
                 file.wall, audioSeconds / file.wall, result?.events.count ?? 0, reader, file.cpu,
                 audioSeconds / max(reader, file.cpu)))
+    }
+
+    /// The frame step network's two parts alone (`FrameEvidence`; the shipped
+    /// model may have none): the picture of every hop, then networks of the
+    /// shape `tools/eval/frame_network.py` trains (a first convolution and six
+    /// residual dilated ones) at several widths over those pictures. Their
+    /// cost does not depend on their weights.
+    static func frameNetworkStages(
+        _ mono: [Float], sampleRate: Double, pipeline: Double, line: (String, Cost, String) -> Void
+    ) throws {
+        var picture = try FramePicture(sampleRate: sampleRate)
+        let hop = picture.hopFrames
+        var columns: [Float] = []
+        columns.reserveCapacity(mono.count / hop * FramePicture.bandCount + FramePicture.bandCount)
+        let pictures = measure {
+            mono.withUnsafeBufferPointer { all in
+                var offset = 0
+                while offset + hop <= all.count {
+                    columns.append(contentsOf: picture.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + hop)])))
+                    offset += hop
+                }
+            }
+        }
+        line("frame picture", pictures, String(format: " (%.1f %% of the pipeline's time)", 100 * pictures.cpu / pipeline))
+        for channels in [48, 24, 16] {
+            var network = FrameStepNetwork(model: zeroFrameNetwork(channels: channels))
+            var sum: Float = 0
+            let cost = measure {
+                columns.withUnsafeBufferPointer { all in
+                    var offset = 0
+                    while offset + FramePicture.bandCount <= all.count {
+                        sum += network.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + FramePicture.bandCount)]))
+                        offset += FramePicture.bandCount
+                    }
+                }
+            }
+            line(
+                "frame network, \(channels) channels", cost,
+                String(format: " (%.1f %% of the pipeline's time; mean output %.2f)", 100 * cost.cpu / pipeline,
+                       sum / Float(max(1, columns.count / FramePicture.bandCount))))
+        }
+    }
+
+    /// A frame network of `frame_network.py`'s shape, `channels` wide, all weights zero.
+    static func zeroFrameNetwork(channels: Int) -> FootstepModel.FrameNetwork {
+        var convolutions: [FootstepModel.FrameNetwork.Convolution] = []
+        for (index, dilation) in [1, 1, 2, 4, 8, 16, 32].enumerated() {
+            let inputs = index == 0 ? FramePicture.bandCount : channels
+            convolutions.append(
+                .init(
+                    inputs: inputs, outputs: channels, dilation: dilation,
+                    weights: [Double](repeating: 0, count: channels * inputs * 3),
+                    biases: [Double](repeating: 0, count: channels), residual: index > 0))
+        }
+        return FootstepModel.FrameNetwork(
+            pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20, lookahead: 30,
+            convolutions: convolutions,
+            output: .init(weights: [[Double](repeating: 0, count: channels)], biases: [0], activation: "linear"),
+            rescue: 1, veto: 0)
     }
 
     struct Cost {

@@ -19,14 +19,16 @@ import Testing
         var reports = 1
     }
 
-    /// The outputs of a 40 s scenario (steps and distractors), one hop (160 frames) at a time:
+    /// The outputs of a scenario's first `seconds`, one hop (160 frames) at a time:
     /// each event's story, by onset frame; `inconsistencies` lists revisions
     /// whose previous label is not the one last reported.
-    static func stories(model: FootstepModel, frameNetwork: Bool = true, scenario name: SynthesisScenario.Name = .mixed) throws
-        -> (stories: [Int64: Story], inconsistencies: [String], provisional: Int, settlements: Int)
-    {
+    static func stories(
+        model: FootstepModel, frameNetwork: Bool = true, scenario name: SynthesisScenario.Name = .mixed,
+        seconds: Double = 40, adjust: (inout SynthesisScenario) -> Void = { _ in }
+    ) throws -> (stories: [Int64: Story], inconsistencies: [String], provisional: Int, settlements: Int) {
         var scenario = SynthesisScenario(name, seed: 11)
-        scenario.duration = 40
+        scenario.duration = seconds
+        adjust(&scenario)
         let source = try SyntheticSource(scenario: scenario)
         var configuration = AnalysisConfiguration()
         configuration.frameNetwork = frameNetwork
@@ -70,7 +72,9 @@ import Testing
     }
 
     /// The bundled model with a frame network that says `probability` for every frame.
-    static func model(saying probability: Double, rescue: Double = 0.5, veto: Double = 0.1) throws -> FootstepModel {
+    static func model(saying probability: Double, rescue: Double = 0.5, veto: Double = 0.1, company: Double? = nil)
+        throws -> FootstepModel
+    {
         var model = try FootstepModel.bundled()
         let channels = 8
         model.frameNetwork = FootstepModel.FrameNetwork(
@@ -81,7 +85,7 @@ import Testing
                       biases: [Double](repeating: 0, count: channels), residual: false),
             ],
             output: .init(weights: [[Double](repeating: 0, count: channels)], biases: [log(probability / (1 - probability))], activation: "linear"),
-            rescue: rescue, veto: veto)
+            rescue: rescue, veto: veto, company: company)
         try model.validate()
         return model
     }
@@ -109,6 +113,94 @@ import Testing
         #expect(left.isEmpty, "left `other` (onset s, reports): \(left)")
         // A provisional report is settled exactly once.
         #expect(with.settlements == with.provisional)
+    }
+
+    @Test func withCompanyOnlyAnImpactNearOneOfTheGaitContextsFootstepsIsRescued() throws {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        // Steps through a slab at a low SNR: many called `other`, some near steps called footsteps.
+        func slab(_ scenario: inout SynthesisScenario) {
+            scenario.floor = .concreteSlab
+            scenario.snrDB = 3
+        }
+        let without = try Self.stories(model: plain, seconds: 120, adjust: slab)
+        let with = try Self.stories(model: Self.model(saying: 0.99, company: 1.5), seconds: 120, adjust: slab)
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
+        #expect(Set(with.stories.keys) == Set(without.stories.keys))
+        let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
+        let heard = Int64((120 - 0.36) * 16_000)
+        var rescued = 0
+        var alone = 0
+        for (onset, story) in without.stories where story.label == "other" && onset < heard {
+            // More than 50 ms and at most 1.5 s away, before or after.
+            let accompanied = footsteps.contains { abs($0 - onset) > 800 && abs($0 - onset) <= 24_000 }
+            let label = with.stories[onset]?.label ?? "missing"
+            #expect((label != "other") == accompanied, "\(Double(onset) / 16_000) s: \(label), company \(accompanied)")
+            if accompanied { rescued += 1 } else { alone += 1 }
+        }
+        #expect(rescued >= 3 && alone >= 3, "the scenario needs both: \(rescued) with company, \(alone) alone")
+        // Footsteps stay footsteps, and each provisional report is settled once.
+        for onset in footsteps { #expect(with.stories[onset]?.label != "other") }
+        #expect(with.settlements == with.provisional)
+    }
+
+    /// A model whose frame network hears loudness: with no look-ahead, its
+    /// probability at a frame rises with the picture's mean level there
+    /// (0.05 at 1 dB over the floors, 0.73 at 5 dB).
+    static func loudnessModel(add: Double, company: Double?) throws -> FootstepModel {
+        var model = try FootstepModel.bundled()
+        let bands = FramePicture.bandCount
+        model.frameNetwork = FootstepModel.FrameNetwork(
+            pictureVersion: FramePicture.version, bands: bands, pictureScale: 20, lookahead: 0,
+            convolutions: [
+                .init(inputs: bands, outputs: 1, dilation: 1,
+                      weights: (0..<bands * 3).map { $0 % 3 == 2 ? 1 / Double(bands) : 0 }, biases: [0], residual: false),
+            ],
+            output: .init(weights: [[20]], biases: [-4], activation: "linear"),
+            rescue: 1, veto: 0, add: add, company: company)
+        try model.validate()
+        return model
+    }
+
+    @Test func theNetworksOwnOnsetsFarFromEveryDetectionAreAddedAsFootsteps() throws {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        // Steps through a slab at a low SNR: many the detector does not find.
+        func slab(_ scenario: inout SynthesisScenario) {
+            scenario.floor = .concreteSlab
+            scenario.snrDB = 3
+        }
+        let without = try Self.stories(model: plain, seconds: 60, adjust: slab)
+        let alone = try Self.stories(model: Self.loudnessModel(add: 0.5, company: nil), seconds: 60, adjust: slab)
+        let accompanied = try Self.stories(model: Self.loudnessModel(add: 0.5, company: 1.5), seconds: 60, adjust: slab)
+        let detections = Set(without.stories.keys)
+        let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
+        for run in [alone, accompanied] {
+            #expect(run.inconsistencies.isEmpty, "\(run.inconsistencies.prefix(5))")
+            #expect(detections.isSubset(of: run.stories.keys))
+            // Detections are first reported when and as they were without the network.
+            for (onset, story) in without.stories {
+                #expect(run.stories[onset]?.firstHop == story.firstHop && run.stories[onset]?.firstLabel == story.firstLabel)
+            }
+            #expect(run.settlements == run.provisional)
+        }
+        let addedAlone = alone.stories.filter { !detections.contains($0.key) }
+        let added = accompanied.stories.filter { !detections.contains($0.key) }
+        #expect(addedAlone.count >= 5, "too few added to judge: \(addedAlone.count)")
+        #expect(added.count >= 2 && added.count < addedAlone.count, "company keeps some: \(added.count) of \(addedAlone.count)")
+        for (onset, story) in addedAlone {
+            // More than 100 ms from every detection, a footstep, reported once.
+            #expect(detections.allSatisfy { abs($0 - onset) > 1_600 }, "\(Double(onset) / 16_000) s")
+            #expect(story.label != "other" && story.reports == 1)
+        }
+        for (onset, story) in added {
+            #expect(addedAlone[onset] != nil, "company only keeps out")
+            let company = footsteps.filter { abs($0 - onset) > 800 && abs($0 - onset) <= 24_000 }
+            let nearest = try #require(company.min { abs($0 - onset) < abs($1 - onset) }, "\(Double(onset) / 16_000) s")
+            // It ends with the type its nearest footstep ends with (unless that one's confidence is too low for a type).
+            let leader = try #require(without.stories[nearest]).label
+            if leader != "unknown" { #expect(story.label == leader, "\(Double(onset) / 16_000) s") }
+        }
     }
 
     @Test func aNetworkThatHearsNoStepVetoesEveryFootstep() throws {

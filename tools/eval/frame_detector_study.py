@@ -152,8 +152,9 @@ def load_fold(out, work, fold, split="train", trailing=None):
     return clips
 
 
-def network(seed, causal=False):
-    """Centred convolutions (each output frame sees ±0.64 s), or with `causal` only the 1.28 s up to it."""
+def network(seed, causal=False, channels=48):
+    """Centred convolutions (each output frame sees ±0.64 s), or with `causal` only the 1.28 s up to it;
+    `channels` wide."""
     import torch
     from torch import nn
 
@@ -182,21 +183,20 @@ def network(seed, causal=False):
         def forward(self, x):
             return x + torch.relu(self.norm(self.conv(x)))
 
-    channels = 48
     return nn.Sequential(
         conv(BANDS, channels, 1), nn.BatchNorm1d(channels), nn.ReLU(),
         *[Block(channels, d) for d in (1, 2, 4, 8, 16, 32)],
         nn.Conv1d(channels, 1, 1))
 
 
-def train(clips, minutes, seed, positive_share, lookahead=None, batches=None):
+def train(clips, minutes, seed, positive_share, lookahead=None, batches=None, channels=48):
     """With `lookahead` (frames), a causal network whose output at frame t is the onset probability of frame
     t - lookahead: it has heard `lookahead` frames after the onset it judges. With `batches`, that many batches
     (the rate drops to a quarter after three quarters of them) whatever the time, else `minutes` of CPU."""
     import torch
 
     rng = np.random.default_rng(seed)
-    net = network(seed, causal=lookahead is not None)
+    net = network(seed, causal=lookahead is not None, channels=channels)
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
     items = list(clips.values())
     window = 800

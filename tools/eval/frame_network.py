@@ -4,9 +4,9 @@ one network per fold (trained without that fold's recording families) and one on
 its classifier model as `frameNetwork`.
 
     tools/.venv/bin/python tools/eval/frame_network.py pictures [--out /tmp/footstep-eval] [--work W] [--split S]
-    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--work W]
-    tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR [--work W]
-    tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V
+    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 48] [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR --frames DIR [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V [--add A] [--company S]
     tools/.venv/bin/python tools/eval/frame_network.py probabilities --frame FILE PICTURE.f32   (one per line)
     python3 tools/eval/frame_network.py fixture --json Tests/FootstepClassifierTests/Fixtures/frame-network.json
 
@@ -16,9 +16,10 @@ and the evaluation clips), so the network learns from the stream picture exactly
 relative to its 20th percentile over the last 30 s). `train` trains the causal network of
 `frame_detector_study.py`'s run 3 (dilated 3-tap convolutions, 48 channels, 0.3 s look-ahead; the training clips
 and the randomised ones; positives weighted a sixteenth of what would balance the classes) and writes it with
-batch normalisation folded into the convolutions. `choose` scores rescue/veto thresholds on the training clips,
-out of fold (each fold's clips through that fold's network and the pipeline's predictions with the fold model
-without a frame network), for the thresholds `attach` writes into the model.
+batch normalisation folded into the convolutions. `choose` scores fusions (rescue, veto, added onsets, company) on
+the training clips, out of fold (each fold's clips through that fold's network and the pipeline's predictions with
+the fold model without a frame network: `footstep_eval.py score --split train --analyze-option=--no-frame-network`),
+for the settings `attach` writes into the model.
 """
 import argparse
 import json
@@ -141,7 +142,8 @@ def train(args):
         for split in ("train", "train-randomised"):
             training.update({f"{split}/{k}/{n}": v for n, v in load_clips(args.out, args.work, split, k).items()})
     print(f"fold {args.fold}: {len(training)} training clips", flush=True)
-    net, steps = study.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches)
+    net, steps = study.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches,
+                             channels=args.channels)
     print(f"fold {args.fold}: trained {steps} batches", flush=True)
     frame = export(net)
     # The exported network must be the trained one: compare on a training clip.
@@ -154,32 +156,47 @@ def train(args):
     print(f"wrote {args.json} (largest difference from torch {gap:.1g})")
 
 
-RESCUES = (None, 0.9, 0.8, 0.7, 0.6, 0.5)
-VETOES = (None, 0.05, 0.1, 0.2, 0.3)
+RESCUES = (None, 0.8, 0.7, 0.6, 0.5, 0.4)
+VETOES = (None, 0.1, 0.2)
+ADDS = (None, 0.7, 0.5)
+COMPANIES = (None, 1.0, 1.5, 2.0)
+
+
+def fusions():
+    """Every (rescue, veto, add, company) `choose` scores; company only where something is rescued or added."""
+    for rescue in RESCUES:
+        for veto in VETOES:
+            for add in ADDS:
+                for company in COMPANIES:
+                    if company is None or rescue is not None or add is not None:
+                        yield rescue, veto, add, company
 
 
 def choose(args):
-    """Rescue/veto thresholds scored on the training clips, out of fold."""
+    """Fusions (`frame_detector_study.fused_claims`: rescue, veto, added onsets, company) scored on the training
+    clips, out of fold."""
     tallies = defaultdict(scoring.Tally)
+    settings = list(fusions())
     for k in FOLDS:
         with open(os.path.join(args.frames, f"frame-{k}.json")) as f:
             frame = json.load(f)
         gt = os.path.join(args.out, "train", str(k), "gt")
         meta = study.clip_meta(os.path.join(args.out, "train", str(k)))
+        started = time.time()
         for name in study.clip_names(gt):
             prob = forward(frame, read_picture(os.path.join(picture_dir(args.work, "train", k), name + ".f32")))
             truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
             rows = study.pipeline_rows(args.predictions, k, k, name)
             seconds = len(prob) * study.FRAME_SECONDS
-            for rescue in RESCUES:
-                for veto in VETOES:
-                    claims = study.fused_claims(rows, prob, rescue=rescue, veto=veto)
-                    for g in ("all", meta.get(name, {}).get("scenario", "?")):
-                        tallies[(rescue, veto, g)].add_clip(truth, claims, seconds)
-    groups = sorted({g for *_, g in tallies})
-    for rescue in RESCUES:
-        for veto in VETOES:
-            print(f"rescue {rescue}, veto {veto}: " + study.figure_cells(tallies, (rescue, veto), groups), flush=True)
+            for rescue, veto, add, company in settings:
+                claims = study.fused_claims(rows, prob, rescue=rescue, veto=veto, add=add, company=company)
+                for g in ("all", meta.get(name, {}).get("scenario", "?")):
+                    tallies[(rescue, veto, add, company, g)].add_clip(truth, claims, seconds)
+        print(f"fold {k}: {time.time() - started:.0f} s", file=sys.stderr, flush=True)
+    groups = sorted({key[-1] for key in tallies})
+    for setting in settings:
+        label = ", ".join(f"{n} {v}" for n, v in zip(("rescue", "veto", "add", "company"), setting))
+        print(f"{label}: " + study.figure_cells(tallies, setting, groups), flush=True)
 
 
 def fixture(seed=20261128, frames=240):
@@ -204,12 +221,19 @@ def attach(args):
     with open(args.frame) as f:
         frame = json.load(f)
     frame["rescue"], frame["veto"] = args.rescue, args.veto
+    for key in ("add", "company"):
+        if getattr(args, key) is not None:
+            frame[key] = getattr(args, key)
+        else:
+            frame.pop(key, None)
     with open(args.model) as f:
         model = json.load(f)
     model["frameNetwork"] = frame
     with open(args.model, "w") as f:
         json.dump(model, f, separators=(",", ":"))
-    print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto})")
+    extra = (f", add {args.add}" if args.add is not None else "") + (
+        f", company {args.company} s" if args.company is not None else "")
+    print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto}{extra})")
 
 
 def main():
@@ -226,6 +250,7 @@ def main():
     p.add_argument("--batches", type=int, default=1200, help="batches of 32 random 8 s windows")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
+    p.add_argument("--channels", type=int, default=48, help="convolution width (the cost is about its square)")
     p = commands.add_parser("choose")
     p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips")
     p.add_argument("--frames", required=True, help="directory with frame-K.json")
@@ -234,6 +259,9 @@ def main():
     p.add_argument("--model", required=True)
     p.add_argument("--rescue", type=float, required=True)
     p.add_argument("--veto", type=float, required=True)
+    p.add_argument("--add", type=float, help="the network's own onsets at least this with no detection near become footsteps")
+    p.add_argument("--company", type=float,
+                   help="seconds within which a rescued or added footstep needs one of the pipeline's own footsteps")
     p = commands.add_parser("fixture", help="write FrameStepNetworkTests' fixture")
     p.add_argument("--json", required=True)
     p = commands.add_parser("probabilities")

@@ -80,13 +80,22 @@ class AttachTests(unittest.TestCase):
                 json.dump(one_band_network([0, 0, 1], 0), f)
             with open(model_path, "w") as f:
                 json.dump(dict(format="footstepd-event-classifier", temperature=1.5), f)
-            args = type("Args", (), dict(frame=frame_path, model=model_path, rescue=0.7, veto=0.2))
+            args = type("Args", (), dict(frame=frame_path, model=model_path, rescue=0.7, veto=0.2, add=0.5,
+                                         company=1.5))
             frame_network.attach(args)
             with open(model_path) as f:
                 model = json.load(f)
             self.assertEqual(model["temperature"], 1.5)
             self.assertEqual((model["frameNetwork"]["rescue"], model["frameNetwork"]["veto"]), (0.7, 0.2))
+            self.assertEqual((model["frameNetwork"]["add"], model["frameNetwork"]["company"]), (0.5, 1.5))
             self.assertEqual(model["frameNetwork"]["bands"], frame_network.BANDS)
+            # Attached again without them, the model's network adds none and needs no company.
+            args.add = args.company = None
+            frame_network.attach(args)
+            with open(model_path) as f:
+                frame = json.load(f)["frameNetwork"]
+            self.assertNotIn("add", frame)
+            self.assertNotIn("company", frame)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ public struct OnsetDetector: ~Copyable {
     private var detectionHistory: RunningMedian
     private var detection = (previous: 0.0, beforePrevious: 0.0, previousThreshold: 0.0)
     private var recentLevels: [BlockLevels]  // per-hop levels of the last `recentLevels.count` hops
-    private var backgroundLAF = -200.0
+    /// The Fast A-weighted background level (calibrated dB; −200 before the first hop).
+    public private(set) var backgroundLAF = -200.0
     private var openEvent: OpenEvent?
     private var previousOnset: Int64?
     private var cadence: CadenceTracker

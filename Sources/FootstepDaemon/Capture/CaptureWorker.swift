@@ -139,16 +139,18 @@ final class CaptureWorker: @unchecked Sendable {
                 directory: settings.audioDirectory, container: settings.container, encoding: settings.encoding, format: format,
                 sessionId: settings.sessionId, anchor: settings.anchor, rollInterval: settings.rollInterval,
                 syncInterval: settings.syncInterval)
+            let classifier = try takeClassifier()
+            // A model without a frame network adds no step late: the clip ring need not wait for one.
+            var analysis = settings.analysis
+            if classifier.frameNetwork == nil { analysis.frameNetwork = false }
             let clips = EventClipRecorder(
                 directory: settings.clipDirectory, container: settings.container, encoding: settings.encoding, format: format,
                 sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter,
-                maximumDelay: settings.analysis.maximumEventDelay + 1)
+                maximumDelay: analysis.maximumEventDelay + 1)
             // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.
             let box = PipelineBox(
                 try AnalysisPipeline(
-                    format: format, configuration: settings.analysis,
-                    classifier: try takeClassifier(),
-                    maximumBlockFrames: Self.blockFrames))
+                    format: format, configuration: analysis, classifier: classifier, maximumBlockFrames: Self.blockFrames))
             loop(pipeline: &box.pipeline, writer: writer, clips: clips, source: source)
         } catch {
             source.close()
