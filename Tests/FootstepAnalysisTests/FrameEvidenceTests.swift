@@ -71,6 +71,19 @@ import Testing
         return (stories, inconsistencies, provisional, settlements)
     }
 
+    /// The bundled model without a frame network.
+    static func plainModel() throws -> FootstepModel {
+        var plain = try FootstepModel.bundled()
+        plain.frameNetwork = nil
+        return plain
+    }
+
+    /// Steps through a concrete slab at 3 dB SNR.
+    static func lowSNRSlab(_ scenario: inout SynthesisScenario) {
+        scenario.floor = .concreteSlab
+        scenario.snrDB = 3
+    }
+
     /// The bundled model with a frame network that says `probability` for every frame.
     static func model(saying probability: Double, rescue: Double = 0.5, veto: Double = 0.1, company: Double? = nil)
         throws -> FootstepModel
@@ -116,15 +129,9 @@ import Testing
     }
 
     @Test func withCompanyOnlyAnImpactNearOneOfTheGaitContextsFootstepsIsRescued() throws {
-        var plain = try FootstepModel.bundled()
-        plain.frameNetwork = nil
-        // Steps through a slab at a low SNR: many called `other`, some near steps called footsteps.
-        func slab(_ scenario: inout SynthesisScenario) {
-            scenario.floor = .concreteSlab
-            scenario.snrDB = 3
-        }
-        let without = try Self.stories(model: plain, seconds: 120, adjust: slab)
-        let with = try Self.stories(model: Self.model(saying: 0.99, company: 1.5), seconds: 120, adjust: slab)
+        // Many steps called `other`, some near steps called footsteps.
+        let without = try Self.stories(model: Self.plainModel(), seconds: 120, adjust: Self.lowSNRSlab)
+        let with = try Self.stories(model: Self.model(saying: 0.99, company: 1.5), seconds: 120, adjust: Self.lowSNRSlab)
         #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
         #expect(Set(with.stories.keys) == Set(without.stories.keys))
         let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
@@ -163,16 +170,12 @@ import Testing
     }
 
     @Test func theNetworksOwnOnsetsFarFromEveryDetectionAreAddedAsFootsteps() throws {
-        var plain = try FootstepModel.bundled()
-        plain.frameNetwork = nil
-        // Steps through a slab at a low SNR: many the detector does not find.
-        func slab(_ scenario: inout SynthesisScenario) {
-            scenario.floor = .concreteSlab
-            scenario.snrDB = 3
-        }
-        let without = try Self.stories(model: plain, seconds: 60, adjust: slab)
-        let alone = try Self.stories(model: Self.loudnessModel(add: 0.5, company: nil), seconds: 60, adjust: slab)
-        let accompanied = try Self.stories(model: Self.loudnessModel(add: 0.5, company: 1.5), seconds: 60, adjust: slab)
+        // Many steps the detector does not find.
+        let without = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab)
+        let alone = try Self.stories(
+            model: Self.loudnessModel(add: 0.5, company: nil), seconds: 60, adjust: Self.lowSNRSlab)
+        let accompanied = try Self.stories(
+            model: Self.loudnessModel(add: 0.5, company: 1.5), seconds: 60, adjust: Self.lowSNRSlab)
         let detections = Set(without.stories.keys)
         let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
         for run in [alone, accompanied] {
