@@ -18,9 +18,10 @@ import Logging
 ///
 /// - **Events**: those it finds that were not stored are appended to the
 ///   chain with a note saying they were recovered. Events leave the pipeline
-///   in onset order, each within `AnalysisConfiguration.maximumEventDelay` of
-///   its onset, and are stored in batches: every onset from that long before
-///   the last stored one on is compared with the stored ones.
+///   each within `AnalysisConfiguration.maximumEventDelay` of its onset (in
+///   onset order, but for the steps a frame network adds later), and are
+///   stored in batches: every onset from that long before the last stored
+///   one on is compared with the stored ones.
 /// - **Labels**: a stored event whose settlement (gait context, up to
 ///   `maximumSettlementDelay` after its onset) or bout revision (up to
 ///   `maximumBoutRevisionDelay` after its bout's last step) could still have
