@@ -88,31 +88,27 @@ struct AddedSteps {
     }
 
     /// The impact at `hop` as the onset detector would report it, from the
-    /// levels of up to `measuredHops` hops from it: its length runs to the
-    /// last of them at least 3 dB over the background.
+    /// levels of the hops from it to the last of the next `measuredHops` at
+    /// least 3 dB over the background (its length).
     private func measure(_ hop: Int, background: Double) -> ImpactEvent {
+        var last = hop
+        for index in hop..<min(hop + Self.measuredHops, hops) where levels[index % Self.levelHops].lafMax >= background + 3 {
+            last = index
+        }
         var lafMax = Decibels.floor
         var lcfMax = Decibels.floor
         var peak: Float = 0
         var energy = 0.0
-        var length = 1
-        let end = min(hop + Self.measuredHops, hops)
-        var sums: (energy: Double, peak: Float) = (0, 0)
-        for index in hop..<max(end, hop + 1) {
+        for index in hop...last {
             let hopLevels = levels[index % Self.levelHops]
-            sums.energy += hopLevels.aWeightedEnergy
-            sums.peak = max(sums.peak, hopLevels.peak)
-            if hopLevels.lafMax >= background + 3 || index == hop {
-                length = index - hop + 1
-                energy = sums.energy
-                peak = sums.peak
-            }
             lafMax = max(lafMax, hopLevels.lafMax)
             lcfMax = max(lcfMax, hopLevels.lcfMax)
+            peak = max(peak, hopLevels.peak)
+            energy += hopLevels.aWeightedEnergy
         }
         let exposure = energy * 2 / sampleRate
         return ImpactEvent(
-            onsetFrame: Int64(hop * hopFrames), durationFrames: length * hopFrames,
+            onsetFrame: Int64(hop * hopFrames), durationFrames: (last - hop + 1) * hopFrames,
             peakDBFS: 20 * log10(max(Double(peak), 1e-10)), lafMax: lafMax, lcfMax: lcfMax,
             sel: 10 * log10(max(exposure, 1e-20)) + calibrationOffset, backgroundLAF: background,
             strength: 1, detectorConfidence: 0.5, framesSincePreviousOnset: nil)

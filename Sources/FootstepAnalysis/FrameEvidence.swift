@@ -79,7 +79,6 @@ struct FrameEvidence: ~Copyable {
     /// An added step, as last reported, and the onset of the footstep it took its type from.
     private struct Follower {
         var onsetFrame: Int64
-        var onsetSeconds: Double
         var leader: Int64
         var type: FootstepType
         var probability: Double
@@ -232,14 +231,13 @@ struct FrameEvidence: ~Copyable {
                 kind: .footstep, type: company?.type ?? .unknown, confidence: candidate.probability,
                 intensity: Intensity(levelAboveBackground: candidate.impact.lafMax - candidate.impact.backgroundLAF),
                 footstepProbability: candidate.probability, typeProbabilities: company?.types ?? .uniform)
-            let event = AnalyzedEvent(candidate.impact, classification: classification, sampleRate: sampleRate)
-            output(.event(event))
+            output(.event(AnalyzedEvent(candidate.impact, classification: classification, sampleRate: sampleRate)))
             if let company {
                 if followers.count == Self.capacity { followers.removeFirst() }
                 followers.append(
                     Follower(
-                        onsetFrame: onsetFrame, onsetSeconds: event.onsetSeconds, leader: company.onsetFrame,
-                        type: company.type, probability: candidate.probability))
+                        onsetFrame: onsetFrame, leader: company.onsetFrame, type: company.type,
+                        probability: candidate.probability))
             }
         }
         added = steps
@@ -253,7 +251,8 @@ struct FrameEvidence: ~Copyable {
             output(
                 .revision(
                     TypeRevision(
-                        onsetFrame: follower.onsetFrame, onsetSeconds: follower.onsetSeconds, previousType: follower.type,
+                        onsetFrame: follower.onsetFrame, onsetSeconds: Double(follower.onsetFrame) / sampleRate,
+                        previousType: follower.type,
                         type: type, confidence: follower.probability, footstepProbability: follower.probability)))
             followers[index].type = type
         }
@@ -354,12 +353,7 @@ struct FrameEvidence: ~Copyable {
     /// (or when none is needed), kept once every event that could be company
     /// has been settled without any (or at `final`), nil until then.
     private func companion(_ onsetFrame: Int64, p: Double, centre: Int, final: Bool) -> Decision? {
-        guard let companyFrames else { return .rescued(p) }
-        let accompanied = footsteps.contains {
-            let gap = abs($0.onsetFrame - onsetFrame)
-            return gap > minimumCompanyGap && gap <= companyFrames
-        }
-        if accompanied { return .rescued(p) }
+        guard companyFrames != nil, nearestFootstep(to: onsetFrame) == nil else { return .rescued(p) }
         return final || centre + companyWaitHops < judged ? .kept : nil
     }
 
