@@ -5,7 +5,8 @@ import FootstepDSP
 /// The second half of the analysis: onset detector → event segment →
 /// classifier → gait context → frame evidence, one 10 ms hop (with the level
 /// meter's figures for it) at a time. The frame step network (`FrameEvidence`)
-/// hears every hop when the model has one.
+/// hears every hop when the model has one, as the detector's spectra of it,
+/// after the detector's events of the hop.
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
@@ -25,9 +26,9 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let detector = try OnsetDetector(configuration: configuration.detectorConfiguration(sampleRate: sampleRate))
         var evidence: FrameEvidence? = nil
         if configuration.frameNetwork, let model = classifier.frameNetwork {
-            evidence = try FrameEvidence(
-                model: model, sampleRate: sampleRate, settledDelay: configuration.gaitSettlementDelay,
-                calibrationOffset: configuration.calibrationOffsetDB)
+            evidence = FrameEvidence(
+                model: model, layout: detector.spectrumLayout, hopFrames: detector.hopFrames, sampleRate: sampleRate,
+                settledDelay: configuration.gaitSettlementDelay, calibrationOffset: configuration.calibrationOffsetDB)
         }
         self.detector = detector
         frameEvidence = evidence
@@ -51,8 +52,8 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
         guard var evidence = frameEvidence.take() else { return detect(hop, lowBand: lowBand, levels: levels, output: confident) }
-        evidence.process(hop: hop, levels: levels, background: detector.backgroundLAF, output: confident)
         detect(hop, lowBand: lowBand, levels: levels) { evidence.accept($0, output: confident) }
+        evidence.process(spectra: detector.spectra, levels: levels, background: detector.backgroundLAF, output: confident)
         frameEvidence = consume evidence
     }
 

@@ -129,19 +129,21 @@ struct FrameEvidence: ~Copyable {
     ///     and the hold): every detection near an onset, and every footstep
     ///     that could be its company, has been seen by then.
     ///   - calibrationOffset: dBFS → dB SPL, for an added step's exposure.
+    ///   - layout: the onset detector's transforms, which the picture is formed from.
     init(
-        model: FootstepModel.FrameNetwork, sampleRate: Double, settledDelay: Double, calibrationOffset: Double
-    ) throws(DSPError) {
-        picture = try FramePicture(sampleRate: sampleRate)
+        model: FootstepModel.FrameNetwork, layout: DetectorSpectra.Layout, hopFrames: Int, sampleRate: Double,
+        settledDelay: Double, calibrationOffset: Double
+    ) {
+        picture = FramePicture(layout: layout)
         network = FrameStepNetwork(model: model)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
-        hopFrames = picture.hopFrames
+        self.hopFrames = hopFrames
         self.sampleRate = sampleRate
         companyFrames = model.company.map { Int64(($0 * sampleRate).rounded()) }
         minimumCompanyGap = Int64((0.05 * sampleRate).rounded())
         sameStepFrames = Int64((Self.sameStepSeconds * sampleRate).rounded())
-        let hopsPerSecond = sampleRate / Double(picture.hopFrames)
+        let hopsPerSecond = sampleRate / Double(hopFrames)
         companyWaitHops = Int((((model.company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
         added = model.add.map { [hopFrames] in
             AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
@@ -153,13 +155,14 @@ struct FrameEvidence: ~Copyable {
         followers.reserveCapacity(Self.capacity)
     }
 
-    /// Runs the network on one hop with its levels, then releases what it
-    /// has now heard; `background` is the detector's Fast A-weighted
-    /// background level (for an added step's intensity).
+    /// Runs the network on one hop, given as the detector's spectra of it
+    /// (after the detector's `process` of the hop) with its levels, then
+    /// releases what it has now heard; `background` is the detector's Fast
+    /// A-weighted background level (for an added step's intensity).
     mutating func process(
-        hop: UnsafeBufferPointer<Float>, levels: BlockLevels, background: Double, output: (AnalysisOutput) -> Void
+        spectra: DetectorSpectra, levels: BlockLevels, background: Double, output: (AnalysisOutput) -> Void
     ) {
-        let probability = network.process(picture.process(hop))
+        let probability = network.process(picture.process(spectra))
         let frame = network.hops - 1 - network.lookahead
         if frame >= 0 {
             probabilities[frame % Self.memoryHops] = probability

@@ -144,18 +144,34 @@ enum StageBenchmark {
     }
 
     /// The frame step network's two parts alone (`FrameEvidence`; the shipped
-    /// model may have none): the picture of every hop, then networks of the
-    /// shape `tools/eval/frame_network.py` trains (a first convolution and six
+    /// model may have none): the picture of every hop (formed from the
+    /// detector's spectra, so its cost is the detector's analysis with the
+    /// picture less the same without it), then networks of the shape
+    /// `tools/eval/frame_network.py` trains (a first convolution and six
     /// residual dilated ones) at several widths over those pictures. Their
     /// cost does not depend on their weights.
     static func frameNetworkStages(
         _ mono: [Float], sampleRate: Double, pipeline: Double, line: (String, Cost, String) -> Void
     ) throws {
-        var picture = try FramePicture(sampleRate: sampleRate)
-        let hop = picture.hopFrames
+        let configuration = OnsetDetectorConfiguration(sampleRate: sampleRate)
+        let hop = configuration.hopFrames
         var columns: [Float] = []
         columns.reserveCapacity(mono.count / hop * FramePicture.bandCount + FramePicture.bandCount)
-        let pictures = measure {
+        var lowBand = DetectorLowBand(configuration: configuration)
+        var detector = try OnsetDetector(configuration: configuration)
+        let analysis = measure {
+            mono.withUnsafeBufferPointer { all in
+                var offset = 0
+                while offset + hop <= all.count {
+                    let samples = UnsafeBufferPointer(rebasing: all[offset..<(offset + hop)])
+                    lowBand.process(samples)
+                    _ = detector.process(samples, lowBand: lowBand.samples, levels: BlockLevels())
+                    offset += hop
+                }
+            }
+        }
+        var picture = try StreamFramePicture(sampleRate: sampleRate)
+        let withPicture = measure {
             mono.withUnsafeBufferPointer { all in
                 var offset = 0
                 while offset + hop <= all.count {
@@ -164,7 +180,11 @@ enum StageBenchmark {
                 }
             }
         }
-        line("frame picture", pictures, String(format: " (%.1f %% of the pipeline's time)", 100 * pictures.cpu / pipeline))
+        let pictures = Cost(cpu: max(0, withPicture.cpu - analysis.cpu), wall: max(0, withPicture.wall - analysis.wall))
+        line(
+            "frame picture", pictures,
+            String(format: " (%.1f %% of the pipeline's time; detector's analysis alone %.3f s)",
+                   100 * pictures.cpu / pipeline, analysis.cpu))
         for channels in [48, 24, 16] {
             var network = FrameStepNetwork(model: zeroFrameNetwork(channels: channels))
             var sum: Float = 0

@@ -3,8 +3,8 @@ import FootstepDSP
 import Foundation
 
 /// The frame step network's training input: the stream picture
-/// (`FramePicture`) of each labelled recording, exactly as the pipeline forms
-/// it, written as `NAME.f32` (little-endian float32, `FramePicture.bandCount`
+/// (`FramePicture`, through `StreamFramePicture`) of each labelled recording,
+/// exactly as the pipeline forms it, written as `NAME.f32` (little-endian float32, `FramePicture.bandCount`
 /// values a 10 ms frame, frame-major). `tools/eval/frame_network.py` reads them.
 enum FramePictures {
     /// Writes the picture of every `NAME.wav` in `directory` (with its truth
@@ -26,7 +26,7 @@ enum FramePictures {
         let source = try AudioFileSource(path: audio).atAnalysisRate()
         defer { source.close() }
         let channels = source.format.channels
-        var picture = try FramePicture(sampleRate: Double(source.format.sampleRate))
+        var picture = try StreamFramePicture(sampleRate: Double(source.format.sampleRate))
         let hopFrames = picture.hopFrames
         var block = [Float](repeating: 0, count: hopFrames * channels)
         var hop = [Float](repeating: 0, count: hopFrames)

@@ -5,7 +5,8 @@ import Testing
 
 /// The frame step network run as a stream against the NumPy forward pass
 /// the trainer checks against PyTorch (the fixture `frame_network.py
-/// fixture` writes), and the checks that keep a mismatched network out.
+/// fixture` writes) and against its convolutions written out, and the
+/// checks that keep a mismatched network out.
 @Suite struct FrameStepNetworkTests {
     struct Fixture: Decodable {
         var network: FootstepModel.FrameNetwork
@@ -38,6 +39,79 @@ import Testing
         }
         #expect(compared == frames - lookahead)
         #expect(network.hops == frames)
+    }
+
+    /// A random network `channels` wide of the trainer's shape (seven layers, dilations 1–32).
+    static func randomNetwork(channels: Int, seed: UInt64) -> FootstepModel.FrameNetwork {
+        var state = seed
+        func random() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53) - 0.5
+        }
+        var convolutions: [FootstepModel.FrameNetwork.Convolution] = []
+        for (index, dilation) in [1, 1, 2, 4, 8, 16, 32].enumerated() {
+            let inputs = index == 0 ? FramePicture.bandCount : channels
+            convolutions.append(
+                .init(
+                    inputs: inputs, outputs: channels, dilation: dilation,
+                    weights: (0..<(channels * inputs * 3)).map { _ in random() / Double(3 * inputs).squareRoot() },
+                    biases: (0..<channels).map { _ in random() * 0.2 }, residual: index > 0))
+        }
+        return FootstepModel.FrameNetwork(
+            pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20, lookahead: 0,
+            convolutions: convolutions,
+            output: .init(
+                weights: [(0..<channels).map { _ in random() / Double(channels).squareRoot() }], biases: [0.1],
+                activation: "linear"),
+            rescue: 0.5, veto: 0.1)
+    }
+
+    /// The network's probabilities for every frame of `picture`, layer by
+    /// layer over the whole picture in plain loops (zeros before the start).
+    static func reference(_ model: FootstepModel.FrameNetwork, picture: [[Double]]) -> [Double] {
+        var x = picture.map { $0.map { $0 / model.pictureScale } }
+        for layer in model.convolutions {
+            let frames = x.count
+            var y = [[Double]](repeating: [Double](repeating: 0, count: layer.outputs), count: frames)
+            for t in 0..<frames {
+                for o in 0..<layer.outputs {
+                    var sum = layer.biases[o]
+                    for tap in 0..<3 {
+                        let source = t - (2 - tap) * layer.dilation
+                        guard source >= 0 else { continue }
+                        for i in 0..<layer.inputs { sum += layer.weights[(o * layer.inputs + i) * 3 + tap] * x[source][i] }
+                    }
+                    y[t][o] = max(0, sum) + (layer.residual ? x[t][o] : 0)
+                }
+            }
+            x = y
+        }
+        return x.map { features in
+            let logit = zip(features, model.output.weights[0]).reduce(model.output.biases[0]) { $0 + $1.0 * $1.1 }
+            return 1 / (1 + exp(-logit))
+        }
+    }
+
+    /// Every width the streaming code has its own path for (one, two and
+    /// three vectors of accumulators, more, and a width not a multiple of eight).
+    @Test(arguments: [8, 16, 20, 24, 48])
+    func theStreamMatchesTheConvolutionsWrittenOut(channels: Int) throws {
+        let model = Self.randomNetwork(channels: channels, seed: UInt64(channels))
+        var network = FrameStepNetwork(model: model)
+        var state: UInt64 = 99
+        let picture = (0..<200).map { _ in
+            (0..<FramePicture.bandCount).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Double(state >> 40) / Double(1 << 24) * 40 - 5
+            }
+        }
+        let expected = Self.reference(model, picture: picture)
+        for (frame, column) in picture.enumerated() {
+            let probability = column.map(Float.init).withUnsafeBufferPointer { network.process($0) }
+            #expect(abs(Double(probability) - expected[frame]) < 1e-4, "\(channels) channels, frame \(frame)")
+        }
+        // The probabilities vary: the comparison is not of constants.
+        #expect(Set(expected.map { ($0 * 10_000).rounded() }).count > 50)
     }
 
     @Test func aMismatchedFrameNetworkIsRefusedWithTheReason() throws {

@@ -26,7 +26,7 @@ import Testing
 
     /// The picture's columns, one per hop.
     static func columns(of signal: [Float]) throws -> [[Float]] {
-        var picture = try FramePicture(sampleRate: rate)
+        var picture = try StreamFramePicture(sampleRate: rate)
         let hop = picture.hopFrames
         return stride(from: 0, to: signal.count - hop + 1, by: hop).map { start in
             signal[start..<(start + hop)].withUnsafeBufferPointer { Array(picture.process($0)) }

@@ -39,7 +39,7 @@ import scoring  # noqa: E402
 import sources  # noqa: E402
 
 BANDS = 56
-PICTURE_VERSION = 1  # FramePicture.version
+PICTURE_VERSION = 2  # FramePicture.version
 LOOKAHEAD = 30
 SCALE = 20.0
 FOLDS = range(4)

@@ -4,13 +4,18 @@ import Glibc
 /// column of `bandCount` band levels in dB, each relative to that band's own
 /// floor, so the microphone's gain and the background's colour are taken out.
 ///
+/// The picture is formed from the onset detector's own transforms of the hop
+/// (`DetectorSpectra`), so it costs no FFT of its own:
 /// - 16 bands equally spaced in log frequency over 20–400 Hz from the last
-///   128 ms (a 2048-point FFT at 16 kHz), where a floor's modes ring;
-/// - 40 bands over 400–7600 Hz from the last 32 ms (512 points), where a
-///   heel's click and a shoe's scrape are.
+///   128 ms of the detector's low band (256 points at 2 kHz), where a floor's
+///   modes ring;
+/// - 40 bands over 400–7600 Hz from the last 32 ms (512 points at 16 kHz),
+///   where a heel's click and a shoe's scrape are.
 ///
-/// A band's level is the mean power of the Hann-windowed FFT bins inside it
-/// (the bin nearest its centre when none is). Its floor is its 20th
+/// A band's level is the mean power of the FFT bins inside it (the bin
+/// nearest its centre when none is); the low band's powers are scaled by the
+/// decimation squared, so a sound has the level a transform of the same
+/// length at the stream's rate would give it. Its floor is its 20th
 /// percentile over the last `floorSeconds` (30 s), recomputed at every whole
 /// second (and every 10 hops through the first second) from a histogram of
 /// the levels in 0.25 dB steps. A column's values are `level − floor`
@@ -19,8 +24,9 @@ import Glibc
 /// All storage is allocated in `init`; `process` does not allocate.
 public struct FramePicture: ~Copyable {
     /// Changes whenever a column's values change: a frame network records the
-    /// version it was trained on.
-    public static let version = 1
+    /// version it was trained on. Version 2 takes the detector's transforms
+    /// (version 1 made its own, at the stream's rate for both resolutions).
+    public static let version = 2
     public static let lowBandCount = 16
     public static let highBandCount = 40
     public static let bandCount = lowBandCount + highBandCount
@@ -32,11 +38,8 @@ public struct FramePicture: ~Copyable {
     static let histogramLowest: Float = -130
     static let histogramBins = 880
 
-    public let hopFrames: Int
-    private let low: BandAnalysis
-    private let high: BandAnalysis
-    /// The last `low.size` samples, oldest first (the newest hop at the end).
-    private let samples: UnsafeMutableBufferPointer<Float>
+    private let low: BandLevels
+    private let high: BandLevels
     /// This hop's levels (dB) and the column handed out.
     private let levels: UnsafeMutableBufferPointer<Float>
     private let column: UnsafeMutableBufferPointer<Float>
@@ -50,22 +53,17 @@ public struct FramePicture: ~Copyable {
     /// Hops processed so far.
     public private(set) var hops = 0
 
-    /// - Parameter sampleRate: the analysis rate (16 kHz; others scale the FFT sizes to the next power of two).
-    public init(sampleRate: Double) throws(DSPError) {
-        guard sampleRate.isFinite, sampleRate >= 8000 else { throw .invalidSampleRate(sampleRate) }
-        let low = try BandAnalysis(
-            size: Self.powerOfTwo(atLeast: 0.128 * sampleRate), sampleRate: sampleRate,
-            lowest: 20, highest: 400, count: Self.lowBandCount)
-        let high = try BandAnalysis(
-            size: Self.powerOfTwo(atLeast: 0.032 * sampleRate), sampleRate: sampleRate,
-            lowest: 400, highest: min(7600, 0.475 * sampleRate), count: Self.highBandCount)
-        self.low = low
-        self.high = high
-        hopFrames = Int((sampleRate / 100).rounded())
+    /// - Parameter layout: the detector's transforms (`OnsetDetector.spectrumLayout`).
+    public init(layout: DetectorSpectra.Layout) {
+        let decimation = layout.highSampleRate / layout.lowSampleRate
+        low = BandLevels(
+            size: layout.lowSize, sampleRate: layout.lowSampleRate, lowest: 20, highest: 400, count: Self.lowBandCount,
+            scale: decimation * decimation)
+        high = BandLevels(
+            size: layout.highSize, sampleRate: layout.highSampleRate,
+            lowest: 400, highest: min(7600, 0.475 * layout.highSampleRate), count: Self.highBandCount, scale: 1)
         hopsPerSecond = 100
         windowHops = Int(Self.floorSeconds) * hopsPerSecond
-        samples = .allocate(capacity: low.size)
-        samples.initialize(repeating: 0)
         levels = .allocate(capacity: Self.bandCount)
         levels.initialize(repeating: 0)
         column = .allocate(capacity: Self.bandCount)
@@ -79,7 +77,6 @@ public struct FramePicture: ~Copyable {
     }
 
     deinit {
-        samples.deallocate()
         levels.deallocate()
         column.deallocate()
         floors.deallocate()
@@ -87,24 +84,12 @@ public struct FramePicture: ~Copyable {
         history.deallocate()
     }
 
-    static func powerOfTwo(atLeast value: Double) -> Int {
-        var size = 1
-        while Double(size) < value.rounded() { size <<= 1 }
-        return size
-    }
-
-    /// Takes one hop of exactly `hopFrames` samples and returns its column
-    /// (`bandCount` values, valid until the next call).
-    public mutating func process(_ hop: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
-        precondition(hop.count == hopFrames, "FramePicture.process needs hops of exactly \(hopFrames) frames")
-        let size = samples.count
-        let base = samples.baseAddress!
-        base.update(from: base + hopFrames, count: size - hopFrames)
-        (base + size - hopFrames).update(from: hop.baseAddress!, count: hopFrames)
-        low.levels(of: UnsafeBufferPointer(samples), into: UnsafeMutableBufferPointer(rebasing: levels[0..<Self.lowBandCount]))
-        high.levels(
-            of: UnsafeBufferPointer(rebasing: samples[(size - high.size)...]),
-            into: UnsafeMutableBufferPointer(rebasing: levels[Self.lowBandCount...]))
+    /// Takes one hop's spectra (the detector's, after its `process` of the
+    /// hop) and returns the hop's column (`bandCount` values, valid until the
+    /// next call).
+    public mutating func process(_ spectra: DetectorSpectra) -> UnsafeBufferPointer<Float> {
+        low.levels(of: spectra.low, into: UnsafeMutableBufferPointer(rebasing: levels[0..<Self.lowBandCount]))
+        high.levels(of: spectra.high, into: UnsafeMutableBufferPointer(rebasing: levels[Self.lowBandCount...]))
         remember()
         hops += 1
         if hops % hopsPerSecond == 0 || (hops < hopsPerSecond && (hops == 1 || hops % 10 == 0)) { updateFloors() }
@@ -147,52 +132,53 @@ public struct FramePicture: ~Copyable {
     }
 }
 
-/// One resolution of `FramePicture`: a Hann-windowed FFT and `count` bands
-/// equally spaced in log frequency, each the mean power of its bins (in dB).
-private final class BandAnalysis {
-    let size: Int
-    private let fft: RealFFT
-    private let window: [Float]
-    private let power: UnsafeMutableBufferPointer<Float>
+/// One resolution of `FramePicture`: `count` bands equally spaced in log
+/// frequency over a transform of `size` points, each the mean power of its
+/// bins times `scale` (in dB).
+private struct BandLevels {
     private let firstBins: [Int]
     private let endBins: [Int]
+    /// `scale` over each band's bin count.
+    private let factors: [Double]
 
-    init(size: Int, sampleRate: Double, lowest: Double, highest: Double, count: Int) throws(DSPError) {
-        self.size = size
-        fft = try RealFFT(size: size)
-        window = Window.hann(size)
-        power = .allocate(capacity: fft.binCount)
-        power.initialize(repeating: 0)
+    init(size: Int, sampleRate: Double, lowest: Double, highest: Double, count: Int, scale: Double) {
+        let binCount = size / 2 + 1
         let binWidth = sampleRate / Double(size)
         var first: [Int] = []
         var end: [Int] = []
         for band in 0..<count {
             let lower = lowest * pow(highest / lowest, Double(band) / Double(count))
             let upper = lowest * pow(highest / lowest, Double(band + 1) / Double(count))
-            let inside = (0..<fft.binCount).filter { Double($0) * binWidth >= lower && Double($0) * binWidth < upper }
+            let inside = (0..<binCount).filter { Double($0) * binWidth >= lower && Double($0) * binWidth < upper }
             let nearest = Int(((lower * upper).squareRoot() / binWidth).rounded())
             first.append(inside.first ?? nearest)
             end.append((inside.last ?? nearest) + 1)
         }
         firstBins = first
         endBins = end
+        factors = zip(first, end).map { scale / Double($1 - $0) }
     }
 
-    deinit { power.deallocate() }
-
-    /// The band levels (dB) of `samples` (exactly `size` of them).
-    func levels(of samples: UnsafeBufferPointer<Float>, into levels: UnsafeMutableBufferPointer<Float>) {
-        let input = fft.input
-        window.withUnsafeBufferPointer { w in
-            for i in 0..<size { input[i] = samples[i] * w[i] }
+    /// The band levels (dB) of `spectrum` (`size / 2 + 1` complex bins), in
+    /// two passes: every band's power, then every logarithm (apart, the
+    /// processor overlaps the logarithms of many bands).
+    func levels(of spectrum: UnsafeBufferPointer<(Float, Float)>, into levels: UnsafeMutableBufferPointer<Float>) {
+        firstBins.withUnsafeBufferPointer { firstBins in
+        endBins.withUnsafeBufferPointer { endBins in
+        factors.withUnsafeBufferPointer { factors in
+            for band in 0..<firstBins.count {
+                var sum: Float = 0
+                for bin in firstBins[band]..<endBins[band] {
+                    let (re, im) = spectrum[bin]
+                    sum += re * re + im * im
+                }
+                levels[band] = sum
+            }
+            for band in 0..<firstBins.count {
+                levels[band] = Float(Decibels.fastPowerLevel(Double(levels[band]) * factors[band] + 1e-12))
+            }
         }
-        fft.forward()
-        fft.powerSpectrum(into: power)
-        for band in 0..<firstBins.count {
-            var sum: Float = 0
-            for bin in firstBins[band]..<endBins[band] { sum += power[bin] }
-            let mean = Double(sum) / Double(endBins[band] - firstBins[band])
-            levels[band] = Float(Decibels.fastPowerLevel(mean + 1e-12))
+        }
         }
     }
 }

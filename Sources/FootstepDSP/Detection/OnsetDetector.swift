@@ -117,14 +117,14 @@ public struct OnsetDetector: ~Copyable {
             bandsPerOctave: 2, lag: 3)
         // Below 400 Hz: 128 ms frames of a copy decimated to about 2 kHz, for
         // the frequency resolution low thuds through a ceiling need.
-        let lowRate = rate / Double(DetectorLowBand.decimation(sampleRate: rate))
-        var lowSize = 64
-        while Double(lowSize) < lowRate * 0.128 { lowSize *= 2 }
+        let layout = DetectorSpectra.Layout(configuration: configuration)
+        let lowSize = layout.lowSize
         let low = try SpectralFluxAnalyzer(
-            fftSize: lowSize, sampleRate: lowRate, lowest: configuration.lowestFrequency, highest: split,
+            fftSize: lowSize, sampleRate: layout.lowSampleRate, lowest: configuration.lowestFrequency, highest: split,
             bandsPerOctave: 3, lag: 6, wideBands: Self.lowWideBands)
         self.high = high
         self.low = low
+        spectrumLayout = layout
         lowHistory = SampleHistory(minimumCapacity: lowSize * 2)
         self.configuration = configuration
         hopFrames = configuration.hopFrames
@@ -200,6 +200,12 @@ public struct OnsetDetector: ~Copyable {
         currentExcess = fine.excess + coarse.excess
         return fine.flux + coarse.flux
     }
+
+    /// The sizes and rates of `spectra`.
+    public let spectrumLayout: DetectorSpectra.Layout
+
+    /// The two spectra the last `process` formed (valid until the next call).
+    public var spectra: DetectorSpectra { DetectorSpectra(high: high.spectrum, low: low.spectrum) }
 
     private var currentExcess = 0.0
     private var framesSinceQuiet = 0

@@ -25,6 +25,8 @@ struct SpectralFluxAnalyzer: ~Copyable {
     private let bandLevels: UnsafeMutableBufferPointer<Double>
 
     var bandCount: Int { bands.count }
+    /// The complex spectrum of the last `analyse` (unnormalised, DC … Nyquist).
+    var spectrum: UnsafeBufferPointer<(Float, Float)> { fft.output }
 
     /// Frames before the floor is tracked slowly.
     static let warmUpFrames = 100
