@@ -124,12 +124,13 @@ struct FrameEvidence: ~Copyable {
     private let sameStepFrames: Int64
 
     /// - Parameters:
+    ///   - layout: the onset detector's transforms, which the picture is formed from.
+    ///   - hopFrames: the detector's hop (10 ms).
     ///   - settledDelay: the longest time, seconds, from an onset until the
     ///     gait context has settled that event (the detector's report delay
     ///     and the hold): every detection near an onset, and every footstep
     ///     that could be its company, has been seen by then.
     ///   - calibrationOffset: dBFS → dB SPL, for an added step's exposure.
-    ///   - layout: the onset detector's transforms, which the picture is formed from.
     init(
         model: FootstepModel.FrameNetwork, layout: DetectorSpectra.Layout, hopFrames: Int, sampleRate: Double,
         settledDelay: Double, calibrationOffset: Double
