@@ -119,6 +119,33 @@ public struct FootstepModel: Sendable, Codable {
             self.add = add
             self.company = company
         }
+
+        /// The dilations of the networks `tools/eval/frame_network.py` trains:
+        /// a first convolution, then six residual ones.
+        public static let trainedDilations = [1, 1, 2, 4, 8, 16, 32]
+
+        /// A network of the trained shape, `channels` wide, for benchmarks and
+        /// tests: every weight and bias is `parameter(fanIn)`, where `fanIn`
+        /// is the inputs one output of that layer sums (3 × inputs for a
+        /// convolution, `channels` for the output).
+        public static func trainedShape(
+            channels: Int, lookahead: Int, parameter: (_ fanIn: Int) -> Double
+        ) -> FrameNetwork {
+            let convolutions = trainedDilations.enumerated().map { index, dilation in
+                let inputs = index == 0 ? FramePicture.bandCount : channels
+                return Convolution(
+                    inputs: inputs, outputs: channels, dilation: dilation,
+                    weights: (0..<(channels * inputs * 3)).map { _ in parameter(3 * inputs) },
+                    biases: (0..<channels).map { _ in parameter(3 * inputs) }, residual: index > 0)
+            }
+            return FrameNetwork(
+                pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20,
+                lookahead: lookahead, convolutions: convolutions,
+                output: Layer(
+                    weights: [(0..<channels).map { _ in parameter(channels) }], biases: [parameter(channels)],
+                    activation: "linear"),
+                rescue: 0.5, veto: 0.1)
+        }
     }
 
     public static let formatName = "footstepd-event-classifier"

@@ -186,7 +186,7 @@ enum StageBenchmark {
             String(format: " (%.1f %% of the pipeline's time; detector's analysis alone %.3f s)",
                    100 * pictures.cpu / pipeline, analysis.cpu))
         for channels in [48, 24, 16] {
-            var network = FrameStepNetwork(model: zeroFrameNetwork(channels: channels))
+            var network = FrameStepNetwork(model: .trainedShape(channels: channels, lookahead: 30) { _ in 0 })
             var sum: Float = 0
             let cost = measure {
                 columns.withUnsafeBufferPointer { all in
@@ -202,24 +202,6 @@ enum StageBenchmark {
                 String(format: " (%.1f %% of the pipeline's time; mean output %.2f)", 100 * cost.cpu / pipeline,
                        sum / Float(max(1, columns.count / FramePicture.bandCount))))
         }
-    }
-
-    /// A frame network of `frame_network.py`'s shape, `channels` wide, all weights zero.
-    static func zeroFrameNetwork(channels: Int) -> FootstepModel.FrameNetwork {
-        var convolutions: [FootstepModel.FrameNetwork.Convolution] = []
-        for (index, dilation) in [1, 1, 2, 4, 8, 16, 32].enumerated() {
-            let inputs = index == 0 ? FramePicture.bandCount : channels
-            convolutions.append(
-                .init(
-                    inputs: inputs, outputs: channels, dilation: dilation,
-                    weights: [Double](repeating: 0, count: channels * inputs * 3),
-                    biases: [Double](repeating: 0, count: channels), residual: index > 0))
-        }
-        return FootstepModel.FrameNetwork(
-            pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20, lookahead: 30,
-            convolutions: convolutions,
-            output: .init(weights: [[Double](repeating: 0, count: channels)], biases: [0], activation: "linear"),
-            rescue: 1, veto: 0)
     }
 
     struct Cost {

@@ -41,29 +41,14 @@ import Testing
         #expect(network.hops == frames)
     }
 
-    /// A random network `channels` wide of the trainer's shape (seven layers, dilations 1–32).
+    /// A random network `channels` wide of the trainer's shape, each
+    /// parameter uniform in ±½/√fan-in (so the residual sums stay moderate).
     static func randomNetwork(channels: Int, seed: UInt64) -> FootstepModel.FrameNetwork {
         var state = seed
-        func random() -> Double {
+        return .trainedShape(channels: channels, lookahead: 0) { fanIn in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53) - 0.5
+            return (Double(state >> 11) / Double(1 << 53) - 0.5) / Double(fanIn).squareRoot()
         }
-        var convolutions: [FootstepModel.FrameNetwork.Convolution] = []
-        for (index, dilation) in [1, 1, 2, 4, 8, 16, 32].enumerated() {
-            let inputs = index == 0 ? FramePicture.bandCount : channels
-            convolutions.append(
-                .init(
-                    inputs: inputs, outputs: channels, dilation: dilation,
-                    weights: (0..<(channels * inputs * 3)).map { _ in random() / Double(3 * inputs).squareRoot() },
-                    biases: (0..<channels).map { _ in random() * 0.2 }, residual: index > 0))
-        }
-        return FootstepModel.FrameNetwork(
-            pictureVersion: FramePicture.version, bands: FramePicture.bandCount, pictureScale: 20, lookahead: 0,
-            convolutions: convolutions,
-            output: .init(
-                weights: [(0..<channels).map { _ in random() / Double(channels).squareRoot() }], biases: [0.1],
-                activation: "linear"),
-            rescue: 0.5, veto: 0.1)
     }
 
     /// The network's probabilities for every frame of `picture`, layer by
