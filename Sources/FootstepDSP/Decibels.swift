@@ -34,6 +34,25 @@ public enum Decibels {
         return 4.342_944_819_032_518 * lnM + 3.010_299_956_639_812 * e
     }
 
+    /// Replaces every power in `powers` by 10·log10(power), to about 1e-5 dB,
+    /// in a loop of plain `Float` arithmetic the compiler vectorises (eight
+    /// values an instruction where `fastPowerLevel` does one). Every value must
+    /// be a positive normal `Float` (callers add a floor first).
+    public static func fastPowerLevels(_ powers: UnsafeMutableBufferPointer<Float>) {
+        for i in powers.indices {
+            // x = m · 2^e with m in [√½, √2), ln m = 2·atanh(t), t = (m − 1)/(m + 1), |t| ≤ 0.172.
+            let bits = powers[i].bitPattern
+            let mantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)  // [1, 2)
+            let big = mantissa > 1.414_213_5
+            let m = big ? 0.5 * mantissa : mantissa
+            let e = Float(Int32(bitPattern: bits >> 23) - (big ? 126 : 127))
+            let t = (m - 1) / (m + 1)
+            let t2 = t * t
+            let lnM = 2 * t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7))))
+            powers[i] = 4.342_944_8 * lnM + 3.010_299_9 * e
+        }
+    }
+
     /// The mean square that `level(meanSquare:)` maps to `level`.
     public static func meanSquare(level: Double) -> Double {
         pow(10, level / 10) / 2

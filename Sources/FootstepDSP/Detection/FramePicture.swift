@@ -38,8 +38,8 @@ public struct FramePicture: ~Copyable {
     static let histogramLowest: Float = -130
     static let histogramBins = 880
 
-    private let low: BandLevels
-    private let high: BandLevels
+    private let low: BandPowers
+    private let high: BandPowers
     /// This hop's levels (dB) and the column handed out.
     private let levels: UnsafeMutableBufferPointer<Float>
     private let column: UnsafeMutableBufferPointer<Float>
@@ -56,10 +56,10 @@ public struct FramePicture: ~Copyable {
     /// - Parameter layout: the detector's transforms (`OnsetDetector.spectrumLayout`).
     public init(layout: DetectorSpectra.Layout) {
         let decimation = layout.highSampleRate / layout.lowSampleRate
-        low = BandLevels(
+        low = BandPowers(
             size: layout.lowSize, sampleRate: layout.lowSampleRate, lowest: 20, highest: 400, count: Self.lowBandCount,
             scale: decimation * decimation)
-        high = BandLevels(
+        high = BandPowers(
             size: layout.highSize, sampleRate: layout.highSampleRate,
             lowest: 400, highest: min(7600, 0.475 * layout.highSampleRate), count: Self.highBandCount, scale: 1)
         hopsPerSecond = 100
@@ -88,8 +88,9 @@ public struct FramePicture: ~Copyable {
     /// hop) and returns the hop's column (`bandCount` values, valid until the
     /// next call).
     public mutating func process(_ spectra: DetectorSpectra) -> UnsafeBufferPointer<Float> {
-        low.levels(of: spectra.low, into: UnsafeMutableBufferPointer(rebasing: levels[0..<Self.lowBandCount]))
-        high.levels(of: spectra.high, into: UnsafeMutableBufferPointer(rebasing: levels[Self.lowBandCount...]))
+        low.powers(of: spectra.low, into: UnsafeMutableBufferPointer(rebasing: levels[0..<Self.lowBandCount]))
+        high.powers(of: spectra.high, into: UnsafeMutableBufferPointer(rebasing: levels[Self.lowBandCount...]))
+        Decibels.fastPowerLevels(levels)
         remember()
         hops += 1
         if hops % hopsPerSecond == 0 || (hops < hopsPerSecond && (hops == 1 || hops % 10 == 0)) { updateFloors() }
@@ -134,12 +135,12 @@ public struct FramePicture: ~Copyable {
 
 /// One resolution of `FramePicture`: `count` bands equally spaced in log
 /// frequency over a transform of `size` points, each the mean power of its
-/// bins times `scale` (in dB).
-private struct BandLevels {
+/// bins times `scale`.
+private struct BandPowers {
     private let firstBins: [Int]
     private let endBins: [Int]
     /// `scale` over each band's bin count.
-    private let factors: [Double]
+    private let factors: [Float]
 
     init(size: Int, sampleRate: Double, lowest: Double, highest: Double, count: Int, scale: Double) {
         let binCount = size / 2 + 1
@@ -156,26 +157,18 @@ private struct BandLevels {
         }
         firstBins = first
         endBins = end
-        factors = zip(first, end).map { scale / Double($1 - $0) }
+        factors = zip(first, end).map { Float(scale / Double($1 - $0)) }
     }
 
-    /// The band levels (dB) of `spectrum` (`size / 2 + 1` complex bins), in
-    /// two passes: every band's power, then every logarithm (apart, the
-    /// processor overlaps the logarithms of many bands).
-    func levels(of spectrum: UnsafeBufferPointer<(Float, Float)>, into levels: UnsafeMutableBufferPointer<Float>) {
+    /// The band powers of `spectrum` (`size / 2 + 1` complex bins): each
+    /// band's mean bin power times `scale`, plus 1e-12 (−120 dB) so that its
+    /// logarithm is finite.
+    func powers(of spectrum: UnsafeBufferPointer<(Float, Float)>, into powers: UnsafeMutableBufferPointer<Float>) {
         firstBins.withUnsafeBufferPointer { firstBins in
         endBins.withUnsafeBufferPointer { endBins in
         factors.withUnsafeBufferPointer { factors in
             for band in 0..<firstBins.count {
-                var sum: Float = 0
-                for bin in firstBins[band]..<endBins[band] {
-                    let (re, im) = spectrum[bin]
-                    sum += re * re + im * im
-                }
-                levels[band] = sum
-            }
-            for band in 0..<firstBins.count {
-                levels[band] = Float(Decibels.fastPowerLevel(Double(levels[band]) * factors[band] + 1e-12))
+                powers[band] = spectrum.power(of: firstBins[band]..<endBins[band]) * factors[band] + 1e-12
             }
         }
         }

@@ -21,8 +21,8 @@ struct SpectralFluxAnalyzer: ~Copyable {
     /// independent (brown noise puts a band's energy in its lowest bins).
     private var measuredDeviations: [Double]
     private var frame = 0
-    /// This frame's band levels (dB), between the two passes of `analyse`.
-    private let bandLevels: UnsafeMutableBufferPointer<Double>
+    /// This frame's band energies, then levels (dB), between the passes of `analyse`.
+    private let bandLevels: UnsafeMutableBufferPointer<Float>
 
     var bandCount: Int { bands.count }
     /// The complex spectrum of the last `analyse` (unnormalised, DC … Nyquist).
@@ -48,14 +48,6 @@ struct SpectralFluxAnalyzer: ~Copyable {
     }
 
     deinit { bandLevels.deallocate() }
-
-    /// 10·log10(energy) for a positive energy, to about 1e-6 dB without a libm call
-    /// (the detector compares band levels at ~0.1 dB resolution; libm's log10 was a
-    /// visible share of the detector's time). See `Decibels.fastPowerLevel`.
-    @inline(__always)
-    static func decibels(_ energy: Float) -> Double {
-        Decibels.fastPowerLevel(Double(energy))
-    }
 
     /// Analyses the last `fftSize` samples of `history`.
     mutating func analyse(_ history: borrowing SampleHistory) -> (flux: Double, excess: Double) {
@@ -83,35 +75,19 @@ struct SpectralFluxAnalyzer: ~Copyable {
         bands.lowerBins.withUnsafeBufferPointer { lowerBins in
         bands.upperBins.withUnsafeBufferPointer { upperBins in
             for b in 0..<bandCount {
-                // Band energy straight from the FFT output (|X[k]|², only the bins in
-                // bands), in four interleaved partial sums: one running sum would make
-                // every bin wait for the previous addition.
-                var partial = SIMD4<Float>(1e-20, 0, 0, 0)
-                var k = lowerBins[b]
-                let upper = upperBins[b]
-                while k + 4 <= upper {
-                    let (r0, i0) = spectrum[k], (r1, i1) = spectrum[k + 1]
-                    let (r2, i2) = spectrum[k + 2], (r3, i3) = spectrum[k + 3]
-                    let re = SIMD4(r0, r1, r2, r3), im = SIMD4(i0, i1, i2, i3)
-                    partial += re * re + im * im
-                    k += 4
-                }
-                while k < upper {
-                    let (re, im) = spectrum[k]
-                    partial[0] += re * re + im * im
-                    k += 1
-                }
-                levels[b] = Self.decibels(partial.sum())
+                // Band energy straight from the FFT output (|X[k]|², only the bins in bands).
+                levels[b] = spectrum.power(of: lowerBins[b]..<upperBins[b], plus: 1e-20)
             }
         }
         }
+        Decibels.fastPowerLevels(levels)
         bands.inverseDeviations.withUnsafeBufferPointer { inverseDeviations in
         measuredDeviations.withUnsafeMutableBufferPointer { measured in
         floorLevels.withUnsafeMutableBufferPointer { floorLevels in
         laggedLevels.withUnsafeMutableBufferPointer { lagged in
             let laggedLevels = lagged.baseAddress! + slot * bandCount
             for b in 0..<bandCount {
-                let level = levels[b]
+                let level = Double(levels[b])
                 let floor = floorLevels[b]
                 let reference = max(floor, laggedLevels[b])
                 // Only rises count. Written as selects, not branches: whether a band
