@@ -48,7 +48,7 @@ for _ in range(RUNS):
 wall, cpu = min(analyze)
 median = statistics.median(w for w, _ in analyze)
 print(f"footstepctl analyze (classification on), 3600 s of 16 kHz audio, {RUNS} runs: best {wall:.3f} s wall "
-      f"({3600 / wall:.0f}x realtime, {cpu:.3f} s CPU over two threads), median {median:.3f} s; peak RSS {rss:.1f} MB")
+      f"({3600 / wall:.0f}x realtime, {cpu:.3f} s CPU over three threads), median {median:.3f} s; peak RSS {rss:.1f} MB")
 if aubio:
     aubio_wall, aubio_cpu = min(aubio)
     aubio_median = statistics.median(w for w, _ in aubio)

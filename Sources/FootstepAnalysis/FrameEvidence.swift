@@ -93,7 +93,6 @@ struct FrameEvidence: ~Copyable {
         var awaitingCompany: Double?
     }
 
-    private var picture: FramePicture
     private var network: FrameStepNetwork
     private let rescue: Float
     private let veto: Float
@@ -124,7 +123,6 @@ struct FrameEvidence: ~Copyable {
     private let sameStepFrames: Int64
 
     /// - Parameters:
-    ///   - layout: the onset detector's transforms, which the picture is formed from.
     ///   - hopFrames: the detector's hop (10 ms).
     ///   - settledDelay: the longest time, seconds, from an onset until the
     ///     gait context has settled that event (the detector's report delay
@@ -132,10 +130,9 @@ struct FrameEvidence: ~Copyable {
     ///     that could be its company, has been seen by then.
     ///   - calibrationOffset: dBFS → dB SPL, for an added step's exposure.
     init(
-        model: FootstepModel.FrameNetwork, layout: DetectorSpectra.Layout, hopFrames: Int, sampleRate: Double,
-        settledDelay: Double, calibrationOffset: Double
+        model: FootstepModel.FrameNetwork, hopFrames: Int, sampleRate: Double, settledDelay: Double,
+        calibrationOffset: Double
     ) {
-        picture = FramePicture(layout: layout)
         network = FrameStepNetwork(model: model)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
@@ -156,14 +153,14 @@ struct FrameEvidence: ~Copyable {
         followers.reserveCapacity(Self.capacity)
     }
 
-    /// Runs the network on one hop, given as the detector's spectra of it
-    /// (after the detector's `process` of the hop) with its levels, then
+    /// Runs the network on one hop, given as its `FramePicture` column
+    /// (formed from the detector's spectra of the hop) with its levels, then
     /// releases what it has now heard; `background` is the detector's Fast
-    /// A-weighted background level (for an added step's intensity).
+    /// A-weighted background level after the hop (for an added step's intensity).
     mutating func process(
-        spectra: DetectorSpectra, levels: BlockLevels, background: Double, output: (AnalysisOutput) -> Void
+        column: UnsafeBufferPointer<Float>, levels: BlockLevels, background: Double, output: (AnalysisOutput) -> Void
     ) {
-        let probability = network.process(picture.process(spectra))
+        let probability = network.process(column)
         let frame = network.hops - 1 - network.lookahead
         if frame >= 0 {
             probabilities[frame % Self.memoryHops] = probability

@@ -1,13 +1,15 @@
 import FootstepAnalysis
 import FootstepAudio
 import FootstepClassifier
+import FootstepCore
 import FootstepDSP
 import FootstepTesting
 import Foundation
 import Testing
 
-/// The two-thread offline analysis against the one-thread pipeline: the same
-/// outputs, in the same order, whatever the batch sizes.
+/// The three-thread offline analysis against the one-thread pipeline: the
+/// same outputs, in the same order, whatever the batch sizes, with and
+/// without a frame step network.
 @Suite("Parallel offline analysis")
 struct ParallelAnalysisRunnerTests {
     /// One output reduced to something comparable.
@@ -43,29 +45,59 @@ struct ParallelAnalysisRunnerTests {
         return configuration
     }
 
-    static func sequential(_ scenario: SynthesisScenario, _ configuration: AnalysisConfiguration) throws -> ([Output], Int64, Double) {
+    /// The bundled model, or the same with an 8-channel frame step network of
+    /// the trained shape and seeded random weights (every fusion rule on: its
+    /// output wanders over the whole range, so it rescues, vetoes and adds).
+    static func model(network: Bool) throws -> FootstepModel {
+        var model = try FootstepModel.bundled()
+        guard network else { return model }
+        var random = SeededRandom(seed: 23)
+        var frame = FootstepModel.FrameNetwork.trainedShape(channels: 8, lookahead: 30) { fanIn in
+            Double.random(in: -1...1, using: &random) * (3 / Double(fanIn)).squareRoot()
+        }
+        frame.rescue = 0.6
+        frame.veto = 0.3
+        frame.add = 0.5
+        frame.company = 1.5
+        model.frameNetwork = frame
+        try model.validate()
+        return model
+    }
+
+    static func sequential(_ scenario: SynthesisScenario, _ configuration: AnalysisConfiguration, model: FootstepModel)
+        throws -> ([Output], Int64, Double)
+    {
         let source = try SyntheticSource(scenario: scenario)
         var pipeline = try AnalysisPipeline(
-            format: source.format, configuration: configuration, classifier: try FootstepModelClassifier())
+            format: source.format, configuration: configuration, classifier: try FootstepModelClassifier(model: model))
         var outputs: [Output] = []
         try AnalysisRunner.run(source, pipeline: &pipeline, blockFrames: 1000, output: { outputs.append(Output($0)) })
         return (outputs, pipeline.framesProcessed, pipeline.meter.runningLAeq)
     }
 
-    @Test(arguments: [(1, false, 64, 4), (2, true, 3, 2), (1, true, 1, 2)])
-    func givesTheSameOutputsInTheSameOrderAsThePipeline(channels: Int, equalizer: Bool, hopsPerBatch: Int, slots: Int) throws {
+    @Test(arguments: [(1, false, 64, 4, false), (2, true, 3, 2, false), (1, true, 1, 2, false), (1, false, 64, 4, true), (1, false, 5, 3, true)])
+    func givesTheSameOutputsInTheSameOrderAsThePipeline(
+        channels: Int, equalizer: Bool, hopsPerBatch: Int, slots: Int, network: Bool
+    ) throws {
         let scenario = Self.scenario(channels: channels)
         let configuration = Self.configuration(equalizer: equalizer)
-        let (expected, frames, laeq) = try Self.sequential(scenario, configuration)
+        let model = try Self.model(network: network)
+        let (expected, frames, laeq) = try Self.sequential(scenario, configuration, model: model)
 
         var outputs: [Output] = []
         var progress: [Int64] = []
         let summary = try ParallelAnalysisRunner.run(
-            try SyntheticSource(scenario: scenario), configuration: configuration, classifier: try FootstepModelClassifier(),
+            try SyntheticSource(scenario: scenario), configuration: configuration,
+            classifier: try FootstepModelClassifier(model: model),
             blockFrames: 777, hopsPerBatch: hopsPerBatch, slotCount: slots,
             output: { outputs.append(Output($0)) }, progress: { progress.append($0) })
 
         #expect(expected.count > 30, "too few outputs to compare")
+        if network {
+            // The network had its say: the same audio without it reports otherwise.
+            let (plain, _, _) = try Self.sequential(scenario, configuration, model: try Self.model(network: false))
+            #expect(plain != expected, "the random frame network changed nothing")
+        }
         #expect(outputs == expected)
         #expect(summary.framesProcessed == frames)
         #expect(summary.framesProcessed == Int64(scenario.frameCount))

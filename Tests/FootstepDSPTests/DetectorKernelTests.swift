@@ -98,4 +98,25 @@ import Testing
             if v != want { break }
         }
     }
+
+    /// The windowed copy an FFT's input takes is the plain copy times the
+    /// weights, across the ring's end and where frames are gone or not yet there.
+    @Test(arguments: [(2900, 512), (2000, 512), (1950, 1100), (3100, 64), (2600, 1024)])
+    func weightedCopyIsTheCopyTimesTheWeights(from: Int, count: Int) {
+        var history = SampleHistory(minimumCapacity: 1024)
+        let values = (0..<3000).map { Float($0 % 97) - 48 }
+        values.withUnsafeBufferPointer { all in
+            history.append(UnsafeBufferPointer(rebasing: all[0..<1300]))
+            history.append(UnsafeBufferPointer(rebasing: all[1300..<3000]))
+        }
+        let weights = Window.hann(count)
+        var plain = [Float](repeating: -1, count: count)
+        history.copy(from: Int64(from), into: &plain)
+        var weighted = [Float](repeating: -1, count: count)
+        weighted.withUnsafeMutableBufferPointer { out in
+            weights.withUnsafeBufferPointer { history.copy(from: Int64(from), into: out, weightedBy: $0) }
+        }
+        #expect(weighted == zip(plain, weights).map { $0 * $1 })
+        #expect(plain.contains { $0 != 0 } || from >= 3000, "the case copies something")
+    }
 }

@@ -108,8 +108,9 @@ public struct FramePicture: ~Copyable {
         let full = hops >= windowHops
         for band in 0..<bandCount {
             if full { histogram[band * bins + Int(history[slot + band])] -= 1 }
+            // Clamped first, the conversion's truncation is the floor.
             let scaled = (levels[band] - Self.histogramLowest) / Self.histogramStep
-            let bin = UInt16(min(Float(bins - 1), max(0, scaled.rounded(.down))))
+            let bin = UInt16(min(Float(bins - 1), max(0, scaled)))
             history[slot + band] = bin
             histogram[band * bins + Int(bin)] += 1
         }

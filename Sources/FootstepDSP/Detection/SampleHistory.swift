@@ -77,6 +77,38 @@ public struct SampleHistory: ~Copyable {
         (destination + head + available).update(repeating: 0, count: output.count - head - available)
     }
 
+    /// Fills `output` with frames `[from, from + output.count)` each times
+    /// its weight in `weights` (as many as `output`), in one pass: an FFT's
+    /// windowed input. Frames not (or no longer) in the history are zero.
+    public func copy(
+        from: Int64, into output: UnsafeMutableBufferPointer<Float>, weightedBy weights: UnsafeBufferPointer<Float>
+    ) {
+        precondition(weights.count == output.count, "one weight per output sample")
+        guard let destination = output.baseAddress, !output.isEmpty else { return }
+        let weight = weights.baseAddress!
+        let lower = max(from, startFrame)
+        let upper = min(from + Int64(output.count), endFrame)
+        guard lower < upper else {
+            destination.update(repeating: 0, count: output.count)
+            return
+        }
+        let head = Int(lower - from)
+        let available = Int(upper - lower)
+        destination.update(repeating: 0, count: head)
+        var written = 0
+        var index = Int(lower & Int64(mask))
+        while written < available {
+            let n = min(available - written, storage.count - index)
+            let source = storage.baseAddress! + index
+            let target = destination + head + written
+            let w = weight + head + written
+            for i in 0..<n { target[i] = source[i] * w[i] }
+            written += n
+            index = (index + n) & mask
+        }
+        (destination + head + available).update(repeating: 0, count: output.count - head - available)
+    }
+
     /// Fills `output` from frame `from` on (see `copy(from:into:)`).
     public func copy(from: Int64, into output: inout [Float]) {
         output.withUnsafeMutableBufferPointer { copy(from: from, into: $0) }

@@ -51,11 +51,9 @@ struct SpectralFluxAnalyzer: ~Copyable {
 
     /// Analyses the last `fftSize` samples of `history`.
     mutating func analyse(_ history: borrowing SampleHistory) -> (flux: Double, excess: Double) {
-        // Contiguous copy out of the ring, then the window in a loop the compiler vectorises.
-        let input = fft.input
-        history.copy(from: history.endFrame - Int64(fftSize), into: input)
+        // Windowed as it is copied out of the ring, in one pass.
         window.withUnsafeBufferPointer { w in
-            for i in 0..<fftSize { input[i] *= w[i] }
+            history.copy(from: history.endFrame - Int64(fftSize), into: fft.input, weightedBy: w)
         }
         fft.forward()
 
