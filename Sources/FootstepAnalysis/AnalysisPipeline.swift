@@ -19,9 +19,11 @@ public enum AnalysisOutput: Sendable {
 /// (dB(A), dB(C)) → onset detector → classifier. The same code runs on a
 /// live device, a file and the synthetic scenario.
 ///
-/// Two stages in one thread: `LevelStage` (EQ, mixdown, level meter) hands
-/// each 10 ms hop to `DetectionStage` (detector, classifier). Offline
-/// analysis (`ParallelAnalysisRunner`) runs the same two stages on two threads.
+/// Stages in one thread: `LevelStage` (EQ, mixdown, level meter) hands each
+/// 10 ms hop to `DetectionStage`, which is `OnsetStage` (detector, the frame
+/// picture) then `EventStage` (classifier, gait context, frame evidence).
+/// Offline analysis (`ParallelAnalysisRunner`) runs the same three stages on
+/// three threads.
 ///
 /// Plain synchronous code, a pure function of the samples: all buffers are
 /// allocated in `init`; `process` does not allocate.

@@ -6,7 +6,7 @@ import FootstepDSP
 /// detector, and the frame step network's picture when the model has one)
 /// then `EventStage` (segment → classifier → gait context → frame evidence),
 /// one 10 ms hop (with the level meter's figures for it) at a time. Offline
-/// analysis runs the two halves on two threads (`ParallelAnalysisRunner`).
+/// analysis runs the two halves on two threads of its three (`ParallelAnalysisRunner`).
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct DetectionStage<Classifier: EventClassifier>: ~Copyable {

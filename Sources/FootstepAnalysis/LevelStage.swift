@@ -1,11 +1,11 @@
 import FootstepAudio
 import FootstepDSP
 
-/// The first half of the analysis: optional EQ prefilter → mono mixdown →
+/// The first stage of the analysis: optional EQ prefilter → mono mixdown →
 /// 10 ms hops → level meter (dB(A), dB(C), intervals) and the onset
-/// detector's low band (`DetectorLowBand`, a per-sample filter: here it runs
-/// on the less busy of `ParallelAnalysisRunner`'s two threads). Hands each
-/// completed hop, its low band and its levels to the `DetectionStage`.
+/// detector's low band (`DetectorLowBand`, a per-sample filter, on the reader
+/// thread in `ParallelAnalysisRunner`). Hands each completed hop, its low
+/// band and its levels to the `DetectionStage` (`OnsetStage` first).
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct LevelStage: ~Copyable {

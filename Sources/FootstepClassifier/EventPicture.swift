@@ -38,6 +38,8 @@ public struct EventPicture {
     private var hop = 0
     private var window: [Float] = []
     private var power: [Float] = []
+    /// One frame's band energies, then levels (dB).
+    private var bandLevels = [Float](repeating: 0, count: bands)
     /// Triangular mel filters: band b weighs bins `firstBin[b]...` by
     /// `weights[offset[b]..<offset[b + 1]]`.
     private var firstBin: [Int] = []
@@ -119,14 +121,26 @@ public struct EventPicture {
                 for k in 0..<size { input[k] = segment[start + k] * window[k] }
                 fft.forward()
                 power.withUnsafeMutableBufferPointer { fft.powerSpectrum(into: $0) }
-                for b in 0..<Self.bands {
-                    var energy: Float = 1e-12
-                    let shift = firstBin[b] - offset[b]
-                    for j in offset[b]..<offset[b + 1] { energy += weights[j] * power[shift + j] }
-                    // A non-finite sample (which the pipeline does not pass on) would leave the cell at the floor.
-                    let level = energy.isFinite ? Float(Decibels.fastPowerLevel(Double(energy))) : -.infinity
-                    out[b * Self.frames + frame] = level
-                    loudest = max(loudest, level)
+                // Every band's energy, then every logarithm at once (`Decibels.fastPowerLevels`).
+                var nonFinite: UInt32 = 0
+                bandLevels.withUnsafeMutableBufferPointer { levels in
+                    for b in 0..<Self.bands {
+                        var energy: Float = 1e-12
+                        let shift = firstBin[b] - offset[b]
+                        for j in offset[b]..<offset[b + 1] { energy += weights[j] * power[shift + j] }
+                        if !energy.isFinite {
+                            nonFinite |= 1 << b
+                            energy = 1
+                        }
+                        levels[b] = energy
+                    }
+                    Decibels.fastPowerLevels(levels)
+                    for b in 0..<Self.bands {
+                        // A non-finite sample (which the pipeline does not pass on) would leave the cell at the floor.
+                        let level = nonFinite & (1 << b) == 0 ? levels[b] : -.infinity
+                        out[b * Self.frames + frame] = level
+                        loudest = max(loudest, level)
+                    }
                 }
             }
             guard loudest.isFinite else {
