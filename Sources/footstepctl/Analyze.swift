@@ -91,9 +91,10 @@ extension FootstepCtl {
                 "Let the model's frame step network revise the labels.",
                 discussion: """
                     A network that hears the whole stream in 10 ms frames says where steps begin: \
-                    a detection called `other` where it hears a step becomes a footstep, and a \
-                    footstep where it hears none becomes `other`. --no-frame-network shows what it \
-                    changes; a model without one keeps the labels.
+                    a detection called `other` where it hears a step becomes a footstep, a \
+                    footstep where it hears none becomes `other`, and a step it hears where nothing \
+                    was detected is added. The bundled model has one; --no-frame-network shows what \
+                    it changes.
                     """))
         var frameNetwork = true
 
