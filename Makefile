@@ -64,6 +64,7 @@ ifeq ($(LOCKBOX),1)
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --lockbox --json $(EVAL_DIR)/lockbox.json
 else
 	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models
+	tools/.venv/bin/python tools/eval/frame_network.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames folds --models $(EVAL_DIR)/models
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --models $(EVAL_DIR)/models --json $(EVAL_DIR)/figures.json
 endif
 

@@ -4,7 +4,8 @@ one network per fold (trained without that fold's recording families) and one on
 its classifier model as `frameNetwork`.
 
     tools/.venv/bin/python tools/eval/frame_network.py pictures [--out /tmp/footstep-eval] [--work W] [--split S]
-    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 48] [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 8] [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py folds --models DIR [--channels 8] [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR --frames DIR [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V [--add A] [--company S]
     tools/.venv/bin/python tools/eval/frame_network.py probabilities --frame FILE PICTURE.f32   (one per line)
@@ -14,12 +15,13 @@ its classifier model as `frameNetwork`.
 and the evaluation clips), so the network learns from the stream picture exactly as the pipeline forms it
 (`FramePicture`: 16 log bands 20-400 Hz from 128 ms, 40 log bands 400-7600 Hz from 32 ms, every 10 ms, each band
 relative to its 20th percentile over the last 30 s). `train` trains the causal network of
-`frame_detector_study.py`'s run 3 (dilated 3-tap convolutions, 48 channels, 0.3 s look-ahead; the training clips
+`frame_detector_study.py`'s run 3 (dilated 3-tap convolutions, 8 channels as shipped, 0.3 s look-ahead; the training clips
 and the randomised ones; positives weighted a sixteenth of what would balance the classes) and writes it with
 batch normalisation folded into the convolutions. `choose` scores fusions (rescue, veto, added onsets, company) on
 the training clips, out of fold (each fold's clips through that fold's network and the pipeline's predictions with
 the fold model without a frame network: `footstep_eval.py score --split train --analyze-option=--no-frame-network`),
-for the settings `attach` writes into the model.
+for the settings `attach` writes into the model. `folds` trains the network of every fold (and of all of them)
+and attaches each, with the shipped model's settings, to `train_folds.py`'s fold models and full.json (`make eval`).
 """
 import argparse
 import json
@@ -236,6 +238,33 @@ def attach(args):
     print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto}{extra})")
 
 
+def shipped_settings():
+    """The fusion settings (rescue, veto, add, company) of the shipped model's frame network: their one home."""
+    with open(os.path.join(sources.ROOT, "Sources", "FootstepClassifier", "Resources", "footstep-model.json")) as f:
+        frame = json.load(f).get("frameNetwork")
+    if frame is None:
+        sys.exit("the shipped model has no frame network to take the settings from: give --rescue and --veto")
+    return frame["rescue"], frame["veto"], frame.get("add"), frame.get("company")
+
+
+def folds(args):
+    """A network per held-out fold (and one on every fold) put into the fold models `train_folds.py` wrote, with
+    the shipped model's fusion settings, so that `footstep_eval.py score` scores what ships."""
+    rescue, veto, add, company = shipped_settings()
+    missing = [split for split in ("train", "train-randomised", "eval")
+               if not all(os.path.isdir(picture_dir(args.work, split, k)) for k in FOLDS)]
+    if missing:
+        make_pictures(argparse.Namespace(out=args.out, work=args.work, split=missing))
+    for k in [*map(str, FOLDS), "full"]:
+        model = os.path.join(args.models, "full.json" if k == "full" else f"fold-{k}.json")
+        if not os.path.exists(model):
+            sys.exit(f"{model} not found: run tools/eval/train_folds.py --models {args.models} first")
+        frame = os.path.join(args.models, f"frame-{k}.json")
+        train(argparse.Namespace(out=args.out, work=args.work, fold=k, json=frame, batches=args.batches,
+                                 seed=args.seed, positive_share=args.positive_share, channels=args.channels))
+        attach(argparse.Namespace(frame=frame, model=model, rescue=rescue, veto=veto, add=add, company=company))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="/tmp/footstep-eval")
@@ -250,7 +279,14 @@ def main():
     p.add_argument("--batches", type=int, default=1200, help="batches of 32 random 8 s windows")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
-    p.add_argument("--channels", type=int, default=48, help="convolution width (the cost is about its square)")
+    p.add_argument("--channels", type=int, default=8, help="convolution width (the cost is about its square)")
+    p = commands.add_parser("folds", help="train a network per fold and put it, with the shipped model's settings, "
+                                          "into each fold model and full.json in --models")
+    p.add_argument("--models", required=True, help="train_folds.py's fold-K.json and full.json")
+    p.add_argument("--batches", type=int, default=1200)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--positive-share", type=float, default=0.0625)
+    p.add_argument("--channels", type=int, default=8)
     p = commands.add_parser("choose")
     p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips")
     p.add_argument("--frames", required=True, help="directory with frame-K.json")
@@ -272,6 +308,8 @@ def main():
         make_pictures(args)
     elif args.command == "train":
         train(args)
+    elif args.command == "folds":
+        folds(args)
     elif args.command == "choose":
         choose(args)
     elif args.command == "attach":

@@ -2,6 +2,7 @@
 `--install` copying a model only when the check passes (the check's figure given, the copy real); which
 rows train, with and without a transmission model left out."""
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -67,14 +68,19 @@ class TrainingRowsTests(unittest.TestCase):
 
 @unittest.skipIf(train_folds is None, "tools/eval needs numpy")
 class InstallGateTests(unittest.TestCase):
-    def run_gate(self, per_hour):
+    NETWORK = {"convolutions": [{"outputs": 8}], "rescue": 0.8, "veto": 0.1}
+
+    def run_gate(self, per_hour, new=None, old=None):
+        """(the installed model afterwards, the exit message or None)."""
+        new = new if new is not None else {"model": "new"}
+        old = old if old is not None else {"model": "old", "frameNetwork": self.NETWORK}
         with tempfile.TemporaryDirectory() as tmp:
             full = os.path.join(tmp, "full.json")
             shipped = os.path.join(tmp, "shipped.json")
             with open(full, "w") as f:
-                f.write("new model")
+                json.dump(new, f)
             with open(shipped, "w") as f:
-                f.write("old model")
+                json.dump(old, f)
             args = argparse.Namespace(footstepctl="footstepctl", install=True)
             with mock.patch.object(train_folds, "distractor_check", return_value=per_hour), \
                     mock.patch.object(train_folds.tc, "MODEL_PATH", shipped):
@@ -84,18 +90,24 @@ class InstallGateTests(unittest.TestCase):
                 except SystemExit as exit:
                     error = str(exit)
             with open(shipped) as f:
-                return f.read(), error
+                return json.load(f), error
 
-    def test_a_model_within_the_bound_is_installed(self):
-        self.assertEqual(self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR), ("new model", None))
+    def test_a_model_within_the_bound_is_installed_with_the_installed_frame_network(self):
+        installed, error = self.run_gate(train_folds.DISTRACTOR_BOUND_PER_HOUR)
+        self.assertIsNone(error)
+        self.assertEqual(installed, {"model": "new", "frameNetwork": self.NETWORK})
+
+    def test_a_model_with_its_own_frame_network_keeps_it(self):
+        own = dict(self.NETWORK, rescue=0.6)
+        installed, _ = self.run_gate(0, new={"model": "new", "frameNetwork": own})
+        self.assertEqual(installed["frameNetwork"], own)
 
     def test_a_model_over_the_bound_is_refused_with_the_figure(self):
         over = train_folds.DISTRACTOR_BOUND_PER_HOUR + 66
         installed, error = self.run_gate(over)
-        self.assertEqual(installed, "old model")
+        self.assertEqual(installed["model"], "old")
         self.assertIn("not installed", error)
         self.assertIn(f"{over} synthetic distractors an hour", error)
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -30,6 +30,7 @@ Every step is seeded.
 import argparse
 import csv
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -74,8 +75,30 @@ def distractor_check(footstepctl, model):
     return footsteps_in_csv(result.stdout) * 3600 / DISTRACTOR_SECONDS
 
 
+def keep_frame_network(full):
+    """The installed model's frame step network (trained on pictures, not on this model's events) goes into
+    full.json when it has none, so that installing it does not drop the network (`frame_network.py folds`
+    trains a new one)."""
+    with open(full) as f:
+        model = json.load(f)
+    if "frameNetwork" in model or not os.path.exists(tc.MODEL_PATH):
+        return
+    with open(tc.MODEL_PATH) as f:
+        frame = json.load(f).get("frameNetwork")
+    if frame is None:
+        return
+    model["frameNetwork"] = frame
+    with open(full, "w") as f:
+        json.dump(model, f, separators=(",", ":"))
+    channels = frame["convolutions"][0]["outputs"]
+    print(f"{os.path.basename(full)}: kept the installed model's {channels}-channel frame network "
+          f"(tools/eval/frame_network.py folds trains new ones)")
+
+
 def check_and_install(args, full):
-    """Step 5: the synthetic distractor check; installs full.json only if it passes."""
+    """Step 5: the synthetic distractor check (with the installed frame network kept, `keep_frame_network`);
+    installs full.json only if it passes."""
+    keep_frame_network(full)
     per_hour = distractor_check(args.footstepctl, full)
     verdict = "within" if per_hour <= DISTRACTOR_BOUND_PER_HOUR else "OVER"
     print(f"synthetic distractors: {per_hour:.0f} false footsteps/h with {os.path.basename(full)} "
