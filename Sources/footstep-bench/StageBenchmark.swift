@@ -10,10 +10,12 @@ import Foundation
 /// Stages run one after another in this thread on samples decoded into memory
 /// once (so that decoding is timed on its own); each is reported as CPU
 /// seconds of this thread (stable when other processes load the machine),
-/// nanoseconds per sample and x-realtime. The classifier's cost is the
+/// nanoseconds per sample and x-realtime. The classifier's cost (with the
+/// gait context and, when the model has one, the frame step network) is the
 /// difference between the pipeline with the model and with
 /// `DetectorOnlyClassifier`, per event and as a share of the pipeline; the
-/// picture network's share is the difference with the same model without it.
+/// frame network's and the picture network's shares are the differences
+/// with the same model without each.
 /// The classifier is then timed alone, best of five passes over the events
 /// the detector found (their segments recorded once), with and without its
 /// picture network: the figure issue 15's ≤ 150 µs/event aim is checked by.
@@ -85,8 +87,19 @@ enum StageBenchmark {
         line(
             "pipeline with classification", full,
             String(
-                format: "\n  classifier: %.1f µs/event, %.1f %% of the pipeline's time", classifier / Double(max(1, events)) * 1e6,
-                100 * classifier / full.cpu))
+                format: "\n  classifier, gait context and frame evidence: %.1f µs/event, %.1f %% of the pipeline's time",
+                classifier / Double(max(1, events)) * 1e6, 100 * classifier / full.cpu))
+        if model.frameNetwork != nil {
+            var withoutFrames = model
+            withoutFrames.frameNetwork = nil
+            let plain = try measure {
+                _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: withoutFrames))
+            }
+            print(
+                String(
+                    format: "  of which the frame step network (its picture and network every hop): %.3f s CPU, %.1f µs/event",
+                    full.cpu - plain.cpu, (full.cpu - plain.cpu) / Double(max(1, events)) * 1e6))
+        }
         if model.network != nil {
             var featuresAlone = model
             featuresAlone.network = nil
