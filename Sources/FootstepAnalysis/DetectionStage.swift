@@ -24,8 +24,7 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
             detectorConfiguration: configuration.detectorConfiguration(sampleRate: sampleRate),
             picture: EventStage.usesPicture(configuration: configuration, classifier: classifier))
         classification = EventStage(
-            sampleRate: sampleRate, hopFrames: onsets.hopFrames, historyCapacity: onsets.historyCapacity,
-            configuration: configuration, classifier: classifier)
+            sampleRate: sampleRate, hopFrames: onsets.hopFrames, configuration: configuration, classifier: classifier)
         self.onsets = onsets
         events = .allocate(capacity: OnsetStage.maximumEventsPerHop)
         column = .allocate(capacity: FramePicture.bandCount)
@@ -46,13 +45,14 @@ struct DetectionStage<Classifier: EventClassifier>: ~Copyable {
         let detected = onsets.process(
             hop: hop, lowBand: lowBand, levels: levels, events: events.baseAddress!, column: column.baseAddress!)
         classification.process(
-            hop: hop, events: UnsafeBufferPointer(rebasing: events[0..<detected.eventCount]), detected: detected,
-            column: UnsafeBufferPointer(column), levels: levels, output: output)
+            events: UnsafeBufferPointer(rebasing: events[0..<detected.eventCount]), detected: detected,
+            column: UnsafeBufferPointer(column), levels: levels, history: onsets.detector.history, output: output)
     }
 
     /// Closes an event still open at the end of the stream.
     mutating func finish(output: (AnalysisOutput) -> Void) {
         let count = onsets.finish(events: events.baseAddress!)
-        classification.finish(events: UnsafeBufferPointer(rebasing: events[0..<count]), output: output)
+        classification.finish(
+            events: UnsafeBufferPointer(rebasing: events[0..<count]), history: onsets.detector.history, output: output)
     }
 }

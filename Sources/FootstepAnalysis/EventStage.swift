@@ -4,14 +4,14 @@ import FootstepDSP
 
 /// The detection stage's second half: each event `OnsetStage` found →
 /// its segment → classifier → gait context → frame evidence (the frame step
-/// network over the hop's picture column, and the fusion). It keeps its own
-/// copy of the recent samples, as many as the detector keeps, so it cuts the
-/// same segments while the detector runs ahead on another thread.
+/// network over the hop's picture column, and the fusion). It cuts the
+/// segments from the recent samples its caller keeps: the detector's own
+/// history in one thread, a copy as long as it on the calling thread of
+/// `ParallelAnalysisRunner`, while the detector runs ahead on another.
 ///
 /// Plain synchronous code; buffers are allocated in `init`.
 struct EventStage<Classifier: EventClassifier>: ~Copyable {
     private(set) var classifier: Classifier
-    private var history: SampleHistory
     private var gaitContext: GaitContextRefiner?
     private var frameEvidence: FrameEvidence?
     private var segment: [Float]
@@ -25,13 +25,8 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
         configuration.frameNetwork && classifier.frameNetwork != nil
     }
 
-    /// - Parameters:
-    ///   - hopFrames: the detector's hop.
-    ///   - historyCapacity: the detector's `history.capacity`.
-    init(
-        sampleRate: Double, hopFrames: Int, historyCapacity: Int, configuration: AnalysisConfiguration,
-        classifier: consuming Classifier
-    ) {
+    /// - Parameter hopFrames: the detector's hop.
+    init(sampleRate: Double, hopFrames: Int, configuration: AnalysisConfiguration, classifier: consuming Classifier) {
         if Self.usesPicture(configuration: configuration, classifier: classifier), let model = classifier.frameNetwork {
             frameEvidence = FrameEvidence(
                 model: model, hopFrames: hopFrames, sampleRate: sampleRate,
@@ -45,52 +40,60 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
         }
         self.classifier = classifier
         self.sampleRate = sampleRate
-        history = SampleHistory(minimumCapacity: historyCapacity)
         minimumConfidence = configuration.minimumConfidence
         preRollFrames = Int(configuration.segmentPreRoll * sampleRate)
         segment = [Float](repeating: 0, count: preRollFrames + Int(configuration.segmentLength * sampleRate))
     }
 
-    /// Takes one hop's samples, the events the detector closed in it and what
-    /// else it made of it, and (when the stage uses one) its picture column;
+    /// Takes the events the detector closed in one hop, what else it made of
+    /// the hop, and (when the stage uses one) its picture column; `history`
+    /// holds the stream up to the end of the hop, as the detector's did.
     /// `output` receives the events that are settled, with `minimumConfidence` applied.
     mutating func process(
-        hop: UnsafeBufferPointer<Float>, events: UnsafeBufferPointer<ImpactEvent>, detected: OnsetStage.Hop,
-        column: UnsafeBufferPointer<Float>, levels: BlockLevels, output: (AnalysisOutput) -> Void
+        events: UnsafeBufferPointer<ImpactEvent>, detected: OnsetStage.Hop, column: UnsafeBufferPointer<Float>,
+        levels: BlockLevels, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void
     ) {
-        history.append(hop)
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
-        guard var evidence = frameEvidence.take() else { return classify(events, detected, output: confident) }
-        classify(events, detected) { evidence.accept($0, output: confident) }
+        guard var evidence = frameEvidence.take() else {
+            return classify(events, detected, history: history, output: confident)
+        }
+        classify(events, detected, history: history) { evidence.accept($0, output: confident) }
         evidence.process(column: column, levels: levels, background: detected.background, output: confident)
         frameEvidence = consume evidence
     }
 
     /// Takes the events the detector closed at the end of the stream, then
     /// releases everything still held.
-    mutating func finish(events: UnsafeBufferPointer<ImpactEvent>, output: (AnalysisOutput) -> Void) {
+    mutating func finish(
+        events: UnsafeBufferPointer<ImpactEvent>, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void
+    ) {
         let minimum = minimumConfidence
         func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
-        guard var evidence = frameEvidence.take() else { return finishClassifying(events, output: confident) }
-        finishClassifying(events) { evidence.accept($0, output: confident) }
+        guard var evidence = frameEvidence.take() else {
+            return finishClassifying(events, history: history, output: confident)
+        }
+        finishClassifying(events, history: history) { evidence.accept($0, output: confident) }
         evidence.finish(output: confident)
         frameEvidence = consume evidence
     }
 
     private mutating func classify(
-        _ events: UnsafeBufferPointer<ImpactEvent>, _ detected: OnsetStage.Hop, output: (AnalysisOutput) -> Void
+        _ events: UnsafeBufferPointer<ImpactEvent>, _ detected: OnsetStage.Hop, history: borrowing SampleHistory,
+        output: (AnalysisOutput) -> Void
     ) {
-        for event in events { emit(event, output: output) }
+        for event in events { emit(event, history: history, output: output) }
         gaitContext?.release(knownUntil: Double(detected.earliestUnreportedOnsetFrame) / sampleRate, output: output)
     }
 
-    private mutating func finishClassifying(_ events: UnsafeBufferPointer<ImpactEvent>, output: (AnalysisOutput) -> Void) {
-        for event in events { emit(event, output: output) }
+    private mutating func finishClassifying(
+        _ events: UnsafeBufferPointer<ImpactEvent>, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void
+    ) {
+        for event in events { emit(event, history: history, output: output) }
         gaitContext?.finish(output: output)
     }
 
-    private mutating func emit(_ event: ImpactEvent, output: (AnalysisOutput) -> Void) {
+    private mutating func emit(_ event: ImpactEvent, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void) {
         history.copy(from: event.onsetFrame - Int64(preRollFrames), into: &segment)
         let preRoll = preRollFrames
         let rate = sampleRate

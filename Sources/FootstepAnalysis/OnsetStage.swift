@@ -23,7 +23,8 @@ struct OnsetStage: ~Copyable {
     /// The most events one hop ends.
     static let maximumEventsPerHop = 2
 
-    private var detector: OnsetDetector
+    /// The detector (its `history` is the stream `EventStage` cuts segments from).
+    private(set) var detector: OnsetDetector
     private var picture: FramePicture?
 
     var hopFrames: Int { detector.hopFrames }

@@ -47,8 +47,9 @@ public enum ParallelAnalysisRunner {
             picture: EventStage.usesPicture(configuration: configuration, classifier: classifier))
         let hopFrames = onsets.hopFrames
         var events = EventStage(
-            sampleRate: sampleRate, hopFrames: hopFrames, historyCapacity: onsets.historyCapacity,
-            configuration: configuration, classifier: classifier)
+            sampleRate: sampleRate, hopFrames: hopFrames, configuration: configuration, classifier: classifier)
+        // The calling thread's copy of the stream, as long as the detector's, to cut segments from.
+        var history = SampleHistory(minimumCapacity: onsets.historyCapacity)
         let stage = try LevelStage(
             format: format, configuration: configuration, hopFrames: hopFrames, maximumBlockFrames: blockFrames)
         let reader = LevelReader(
@@ -76,18 +77,18 @@ public enum ParallelAnalysisRunner {
                     nextInterval += 1
                 }
                 let detected = batch.detected[hop]
+                history.append(UnsafeBufferPointer(rebasing: batch.samples[(hop * hopFrames)..<((hop + 1) * hopFrames)]))
                 events.process(
-                    hop: UnsafeBufferPointer(rebasing: batch.samples[(hop * hopFrames)..<((hop + 1) * hopFrames)]),
                     events: UnsafeBufferPointer(rebasing: batch.events[nextEvent..<(nextEvent + detected.eventCount)]),
                     detected: detected,
                     column: UnsafeBufferPointer(rebasing: batch.columns[(hop * bands)..<((hop + 1) * bands)]),
-                    levels: batch.levels[hop], output: output)
+                    levels: batch.levels[hop], history: history, output: output)
                 nextEvent += detected.eventCount
             }
             if batch.ended {
                 events.finish(
                     events: UnsafeBufferPointer(rebasing: batch.events[nextEvent..<(nextEvent + batch.finalEventCount)]),
-                    output: output)
+                    history: history, output: output)
                 while nextInterval < batch.intervals.count {
                     output(.levels(batch.intervals[nextInterval].levels))
                     nextInterval += 1

@@ -44,8 +44,9 @@ public struct FramePicture: ~Copyable {
     private let levels: UnsafeMutableBufferPointer<Float>
     private let column: UnsafeMutableBufferPointer<Float>
     private let floors: UnsafeMutableBufferPointer<Float>
-    /// Per band, the count of levels in each histogram bin over the window (`band * bins + bin`).
-    private let histogram: UnsafeMutableBufferPointer<Int32>
+    /// Per band, the count of levels in each histogram bin over the window
+    /// (`band * bins + bin`; at most `windowHops`, 3,000).
+    private let histogram: UnsafeMutableBufferPointer<UInt16>
     /// The histogram bin of each band's level at each hop of the window (`slot * bandCount + band`).
     private let history: UnsafeMutableBufferPointer<UInt16>
     private let windowHops: Int
@@ -125,7 +126,7 @@ public struct FramePicture: ~Copyable {
             var cumulative: Int32 = 0
             var bin = 0
             while bin < bins - 1 {
-                cumulative += histogram[band * bins + bin]
+                cumulative += Int32(histogram[band * bins + bin])
                 if cumulative >= rank { break }
                 bin += 1
             }
