@@ -89,27 +89,23 @@ enum StageBenchmark {
             String(
                 format: "\n  classifier, gait context and frame evidence: %.1f µs/event, %.1f %% of the pipeline's time",
                 classifier / Double(max(1, events)) * 1e6, 100 * classifier / full.cpu))
+        /// CPU seconds the pipeline saves with `change` made to the model.
+        func saved(_ change: (inout FootstepModel) -> Void) throws -> Double {
+            var reduced = model
+            change(&reduced)
+            let cost = try measure { _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: reduced)) }
+            return full.cpu - cost.cpu
+        }
         if model.frameNetwork != nil {
-            var withoutFrames = model
-            withoutFrames.frameNetwork = nil
-            let plain = try measure {
-                _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: withoutFrames))
-            }
+            let share = try saved { $0.frameNetwork = nil }
             print(
                 String(
                     format: "  of which the frame step network (its picture and network every hop): %.3f s CPU, %.1f µs/event",
-                    full.cpu - plain.cpu, (full.cpu - plain.cpu) / Double(max(1, events)) * 1e6))
+                    share, share / Double(max(1, events)) * 1e6))
         }
         if model.network != nil {
-            var featuresAlone = model
-            featuresAlone.network = nil
-            let withoutNetwork = try measure {
-                _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: featuresAlone))
-            }
-            print(
-                String(
-                    format: "  of which the event's picture and its network: %.1f µs/event",
-                    (full.cpu - withoutNetwork.cpu) / Double(max(1, events)) * 1e6))
+            let share = try saved { $0.network = nil }
+            print(String(format: "  of which the event's picture and its network: %.1f µs/event", share / Double(max(1, events)) * 1e6))
         }
 
         // The classifier alone on the events the detector found, each event's

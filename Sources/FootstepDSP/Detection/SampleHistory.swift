@@ -54,27 +54,7 @@ public struct SampleHistory: ~Copyable {
     /// Copies frames `[from, from + output.count)` into `output`; frames not
     /// (or no longer) in the history are zero.
     public func copy(from: Int64, into output: UnsafeMutableBufferPointer<Float>) {
-        guard let destination = output.baseAddress, !output.isEmpty else { return }
-        // The available part [lower, upper) is copied in at most two contiguous
-        // pieces (the ring wraps once); the rest is zero-filled.
-        let lower = max(from, startFrame)
-        let upper = min(from + Int64(output.count), endFrame)
-        guard lower < upper else {
-            destination.update(repeating: 0, count: output.count)
-            return
-        }
-        let head = Int(lower - from)
-        let available = Int(upper - lower)
-        destination.update(repeating: 0, count: head)
-        var written = 0
-        var index = Int(lower & Int64(mask))
-        while written < available {
-            let n = min(available - written, storage.count - index)
-            (destination + head + written).update(from: storage.baseAddress! + index, count: n)
-            written += n
-            index = (index + n) & mask
-        }
-        (destination + head + available).update(repeating: 0, count: output.count - head - available)
+        pieces(from: from, into: output) { source, target, _, count in target.update(from: source, count: count) }
     }
 
     /// Fills `output` with frames `[from, from + output.count)` each times
@@ -84,8 +64,23 @@ public struct SampleHistory: ~Copyable {
         from: Int64, into output: UnsafeMutableBufferPointer<Float>, weightedBy weights: UnsafeBufferPointer<Float>
     ) {
         precondition(weights.count == output.count, "one weight per output sample")
-        guard let destination = output.baseAddress, !output.isEmpty else { return }
         let weight = weights.baseAddress!
+        pieces(from: from, into: output) { source, target, offset, count in
+            let w = weight + offset
+            for i in 0..<count { target[i] = source[i] * w[i] }
+        }
+    }
+
+    /// Zero-fills what of `output` lies outside the history and hands `fill`
+    /// the rest in at most two contiguous pieces (the ring wraps once):
+    /// (source in the ring, target in `output`, the target's offset in
+    /// `output`, frames).
+    @inline(__always)
+    private func pieces(
+        from: Int64, into output: UnsafeMutableBufferPointer<Float>,
+        _ fill: (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int) -> Void
+    ) {
+        guard let destination = output.baseAddress, !output.isEmpty else { return }
         let lower = max(from, startFrame)
         let upper = min(from + Int64(output.count), endFrame)
         guard lower < upper else {
@@ -99,10 +94,7 @@ public struct SampleHistory: ~Copyable {
         var index = Int(lower & Int64(mask))
         while written < available {
             let n = min(available - written, storage.count - index)
-            let source = storage.baseAddress! + index
-            let target = destination + head + written
-            let w = weight + head + written
-            for i in 0..<n { target[i] = source[i] * w[i] }
+            fill(storage.baseAddress! + index, destination + head + written, head + written, n)
             written += n
             index = (index + n) & mask
         }
