@@ -20,7 +20,7 @@ struct OnsetStage: ~Copyable {
         static let none = Hop(eventCount: 0, earliestUnreportedOnsetFrame: 0, background: -200)
     }
 
-    /// The most events one hop ends.
+    /// The most events one hop ends (`EndedEvents`: an onset closes the previous event).
     static let maximumEventsPerHop = 2
 
     /// The detector (its `history` is the stream `EventStage` cuts segments from).
@@ -28,9 +28,8 @@ struct OnsetStage: ~Copyable {
     private var picture: FramePicture?
 
     var hopFrames: Int { detector.hopFrames }
-    /// Whether `process` writes a picture column.
-    var formsPicture: Bool { picture != nil }
-    /// The samples the detector keeps (`EventStage` keeps as many, to cut the same segments).
+    /// The samples the detector keeps (a copy for `EventStage` on another
+    /// thread keeps as many, to cut the same segments).
     var historyCapacity: Int { detector.history.capacity }
 
     /// - Parameter picture: whether to form the frame step network's picture.
