@@ -19,7 +19,7 @@ import Foundation
 /// The classifier is then timed alone, best of five passes over the events
 /// the detector found (their segments recorded once), with and without its
 /// picture network: the figure issue 15's ≤ 150 µs/event aim is checked by.
-/// The frame step network's picture and networks of three widths follow,
+/// The frame step network's picture and networks of four widths follow,
 /// each alone (`frameNetworkStages`).
 enum StageBenchmark {
     static func run(arguments: [String]) throws {
