@@ -23,9 +23,11 @@ import Glibc
 ///
 /// All storage is allocated in `init`; `process` does not allocate.
 public struct FramePicture: ~Copyable {
-    /// Changes whenever a column's values change: a frame network records the
-    /// version it was trained on. Version 2 takes the detector's transforms
-    /// (version 1 made its own, at the stream's rate for both resolutions).
+    /// Changes whenever what a column measures changes: a frame network
+    /// records the version it was trained on. Version 2 takes the detector's
+    /// transforms (version 1 made its own, at the stream's rate for both
+    /// resolutions). Rounding is not a change: the Float logarithm
+    /// (`Decibels.fastPowerLevels`) moved the values by about 1e-5 dB.
     public static let version = 2
     public static let lowBandCount = 16
     public static let highBandCount = 40
