@@ -243,7 +243,8 @@ def shipped_settings():
     with open(os.path.join(sources.ROOT, "Sources", "FootstepClassifier", "Resources", "footstep-model.json")) as f:
         frame = json.load(f).get("frameNetwork")
     if frame is None:
-        sys.exit("the shipped model has no frame network to take the settings from: give --rescue and --veto")
+        sys.exit("the shipped model has no frame network to take the fusion settings from: choose them "
+                 "(frame_network.py choose) and write them with attach")
     return frame["rescue"], frame["veto"], frame.get("add"), frame.get("company")
 
 
