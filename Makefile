@@ -65,6 +65,10 @@ ifeq ($(LOCKBOX),1)
 else
 	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models
 	tools/.venv/bin/python tools/eval/frame_network.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames folds --models $(EVAL_DIR)/models
+	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --split train --models $(EVAL_DIR)/models \
+		--analyze-option=--no-frame-network --predictions $(EVAL_DIR)/train-predictions
+	tools/.venv/bin/python tools/eval/frame_decision.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames attach \
+		--predictions $(EVAL_DIR)/train-predictions --frames $(EVAL_DIR)/models --models $(EVAL_DIR)/models
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --models $(EVAL_DIR)/models --json $(EVAL_DIR)/figures.json
 endif
 

@@ -38,6 +38,16 @@ import FootstepDSP
 /// its footstep probability is raised to the network's. A vetoed footstep's
 /// footstep probability is lowered to the network's.
 ///
+/// A model with a `decision` (``FrameDecision``) judges instead: every
+/// detection, and every network onset at least `FrameDecision.onsetFloor`
+/// with no detection within 100 ms, waits until everything within
+/// `FrameDecision.window` after it has been settled and judged, and is a
+/// footstep where the trees' probability is at least their threshold (a
+/// detection is rescued or vetoed as above, with the trees' probability in
+/// place of the network's; an added step follows the nearest footstep
+/// within the window as above, or with none there the nearest one
+/// remembered: the walker's type).
+///
 /// Storage is reserved in `init`; `process` and `accept` do not allocate.
 struct FrameEvidence: ~Copyable {
     /// How far from an onset (hops, each side) the network's probability counts.
@@ -84,16 +94,23 @@ struct FrameEvidence: ~Copyable {
         var probability: Double
     }
 
-    /// A recent event: its type probabilities and what the network made of it.
+    /// A recent event: its type probabilities, its confidence as last
+    /// reported by the gait context, its length and what the network made of it.
     private struct Recent {
         var onsetFrame: Int64
         var types: TypeProbabilities
+        var confidence: Double
+        var durationSeconds: Double
         var decision: Decision?
         /// The network's probability for a rescue waiting for its company.
         var awaitingCompany: Double?
     }
 
     private var network: FrameStepNetwork
+    /// The learned decision, when the model has one (the rules below are then unused).
+    private var trees: FrameDecision?
+    /// Its features, formed here for each candidate.
+    private var features: [Double]
     private let rescue: Float
     private let veto: Float
     /// `company` in frames (nil: a rescue needs none).
@@ -134,16 +151,24 @@ struct FrameEvidence: ~Copyable {
         calibrationOffset: Double
     ) {
         network = FrameStepNetwork(model: model)
+        trees = model.decision.map(FrameDecision.init)
+        features = [Double](repeating: 0, count: FrameDecision.featureNames.count)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
         self.hopFrames = hopFrames
         self.sampleRate = sampleRate
-        companyFrames = model.company.map { Int64(($0 * sampleRate).rounded()) }
+        // A decision looks at the window around a candidate, and types an added step from it.
+        let company = model.decision == nil ? model.company : FrameDecision.window
+        companyFrames = company.map { Int64(($0 * sampleRate).rounded()) }
         minimumCompanyGap = Int64((0.05 * sampleRate).rounded())
         sameStepFrames = Int64((Self.sameStepSeconds * sampleRate).rounded())
         let hopsPerSecond = sampleRate / Double(hopFrames)
-        companyWaitHops = Int((((model.company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
-        added = model.add.map { [hopFrames] in
+        // A decision also counts the network's onsets in the window: each is
+        // known `AddedSteps.radius` hops after its frame.
+        companyWaitHops = Int((((company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
+            + (model.decision == nil ? 0 : AddedSteps.radius + 1)
+        let onsetThreshold = model.decision == nil ? model.add : Double(FrameDecision.onsetFloor)
+        added = onsetThreshold.map { [hopFrames] in
             AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
         }
         probabilities = [Float](repeating: 0, count: Self.memoryHops)
@@ -198,6 +223,7 @@ struct FrameEvidence: ~Copyable {
                 enqueue(.settle(event), output: output)
             }
         case let .revision(revision):
+            relabel(revision)
             if revision.kind == .footstep {
                 rememberFootstep(revision.onsetFrame, type: revision.type, types: types(of: revision.onsetFrame))
                 retypeFollowers(of: revision.onsetFrame, as: revision.type, output: output)
@@ -223,11 +249,18 @@ struct FrameEvidence: ~Copyable {
     private mutating func releaseAdded(output: (AnalysisOutput) -> Void, final: Bool) {
         guard var steps = added.take() else { return }
         while let first = steps.candidates.first, final || first.hop + companyWaitHops < judged {
-            let candidate = steps.removeFirst()
+            var candidate = steps.removeFirst()
             let onsetFrame = candidate.impact.onsetFrame
             guard !detected(near: onsetFrame) else { continue }
-            let company = nearestFootstep(to: onsetFrame)
-            guard company != nil || companyFrames == nil else { continue }
+            var company = nearestFootstep(to: onsetFrame)
+            if let threshold = trees?.threshold {
+                candidate.probability = judge(onsetFrame, centre: candidate.hop, detection: nil, kind: .other)
+                guard candidate.probability >= threshold else { continue }
+                // The walker's type: the nearest footstep still remembered when none is within the window.
+                company = company ?? nearestFootstep(to: onsetFrame, within: .max)
+            } else {
+                guard company != nil || companyFrames == nil else { continue }
+            }
             let classification = Classification(
                 kind: .footstep, type: company?.type ?? .unknown, confidence: candidate.probability,
                 intensity: Intensity(levelAboveBackground: candidate.impact.lafMax - candidate.impact.backgroundLAF),
@@ -265,11 +298,12 @@ struct FrameEvidence: ~Copyable {
     }
 
     /// The gait context's footstep nearest `onsetFrame` that is company for
-    /// it (more than 50 ms and at most `company` away); nil without `company`.
-    private func nearestFootstep(to onsetFrame: Int64)
+    /// it (more than 50 ms and at most `company`, or `within` frames, away);
+    /// nil without `company`.
+    private func nearestFootstep(to onsetFrame: Int64, within: Int64? = nil)
         -> (onsetFrame: Int64, type: FootstepType, types: TypeProbabilities)?
     {
-        guard let companyFrames else { return nil }
+        guard let companyFrames = within ?? companyFrames else { return nil }
         var best: (gap: Int64, index: Int)?
         for (index, footstep) in footsteps.enumerated() {
             let gap = abs(footstep.onsetFrame - onsetFrame)
@@ -306,8 +340,23 @@ struct FrameEvidence: ~Copyable {
     }
 
     private mutating func remember(_ event: AnalyzedEvent) {
+        // A settled event was remembered when it was reported provisionally.
+        if let index = recent.lastIndex(where: { $0.onsetFrame == event.onsetFrame }) {
+            (recent[index].types, recent[index].confidence) = (event.typeProbabilities, event.confidence)
+            recent[index].durationSeconds = event.duration
+            return
+        }
         if recent.count == Self.capacity { recent.removeFirst() }
-        recent.append(Recent(onsetFrame: event.onsetFrame, types: event.typeProbabilities))
+        recent.append(
+            Recent(
+                onsetFrame: event.onsetFrame, types: event.typeProbabilities, confidence: event.confidence,
+                durationSeconds: event.duration))
+    }
+
+    /// Keeps the confidence of the gait context's new label of a recent event.
+    private mutating func relabel(_ revision: TypeRevision) {
+        guard let index = recent.lastIndex(where: { $0.onsetFrame == revision.onsetFrame }) else { return }
+        recent[index].confidence = revision.confidence
     }
 
     /// Records one of the gait context's footsteps, or its new type.
@@ -325,11 +374,25 @@ struct FrameEvidence: ~Copyable {
     /// heard it or a rescue waits for its company. `final` (the end of the
     /// stream) decides with what has been heard: an unheard event is kept.
     private mutating func decide(_ onsetFrame: Int64, kind: EventKind, final: Bool = false) -> Decision? {
+        let centre = Int((Double(onsetFrame) / Double(hopFrames)).rounded())
+        // The learned decision waits for the whole window (nothing about the
+        // event is decided before), so the queue's front is checked every hop
+        // without a search through the recent events.
+        if trees != nil, !final, centre + companyWaitHops >= judged { return nil }
         let index = recent.lastIndex { $0.onsetFrame == onsetFrame }
         if let index, let decision = recent[index].decision { return decision }
-        let centre = Int((Double(onsetFrame) / Double(hopFrames)).rounded())
         var decision: Decision?
-        if let index, let p = recent[index].awaitingCompany {
+        if trees != nil {
+            if centre + Self.reach < judged - Self.memoryHops {
+                decision = .kept
+            } else if centre + companyWaitHops < judged || centre + Self.reach < judged {
+                let p = judge(onsetFrame, centre: centre, detection: index.map { recent[$0] }, kind: kind)
+                let footstep = p >= trees?.threshold ?? 1
+                decision = kind == .footstep ? (footstep ? .kept : .vetoed(p)) : (footstep ? .rescued(p) : .kept)
+            } else if final {
+                decision = .kept
+            }
+        } else if let index, let p = recent[index].awaitingCompany {
             decision = companion(onsetFrame, p: p, centre: centre, final: final)
         } else if centre + Self.reach >= judged {
             decision = final ? .kept : nil
@@ -358,13 +421,93 @@ struct FrameEvidence: ~Copyable {
         return final || centre + companyWaitHops < judged ? .kept : nil
     }
 
-    /// The network's highest probability within `reach` hops of `centre`.
-    private func nearMaximum(_ centre: Int) -> Float {
+    /// The network's highest probability within `reach` hops of `centre`
+    /// (of those it has judged and still keeps).
+    private func nearMaximum(_ centre: Int, reach: Int = Self.reach) -> Float {
         var best: Float = 0
-        for frame in max(0, centre - Self.reach, judged - Self.memoryHops)...(centre + Self.reach) {
+        let first = max(0, centre - reach, judged - Self.memoryHops)
+        let last = min(centre + reach, judged - 1)
+        guard first <= last else { return 0 }
+        for frame in first...last {
             best = max(best, probabilities[frame % Self.memoryHops])
         }
         return best
+    }
+
+    /// The learned decision's probability that the candidate at `onsetFrame`
+    /// (hop `centre`) is a footstep: a detection labelled `kind`, as
+    /// `detection` last had it, or (nil) one of the network's onsets.
+    private mutating func judge(_ onsetFrame: Int64, centre: Int, detection: Recent?, kind: EventKind) -> Double {
+        guard var trees = self.trees.take() else { return 0 }
+        defer { self.trees = trees }
+        let footstep = detection != nil && kind == .footstep
+        let confidence = detection?.confidence ?? 0
+        features[0] = detection == nil ? 0 : 1
+        features[1] = footstep ? 1 : 0
+        features[2] = detection == nil ? 0 : footstep ? confidence : 1 - confidence
+        features[3] = Double(nearMaximum(centre))
+        features[4] = Double(nearMaximum(centre, reach: 2))
+        features[5] = detection?.durationSeconds ?? 0
+        formContext(of: onsetFrame, centre: centre)
+        return trees.probability(of: features)
+    }
+
+    /// Features 6–11 (`FrameDecision.featureNames`): the gait context's
+    /// footsteps, the network's onsets and the detections within
+    /// `FrameDecision.window` of `onsetFrame`.
+    private mutating func formContext(of onsetFrame: Int64, centre: Int) {
+        let window = FrameDecision.window
+        let own = FrameDecision.selfSeconds
+        func gap(_ frame: Int64) -> Double { Double(abs(frame - onsetFrame)) / sampleRate }
+        var nearest = window
+        var footstepCount = 0.0
+        for footstep in footsteps {
+            let g = gap(footstep.onsetFrame)
+            guard g > own, g <= window else { continue }
+            nearest = min(nearest, g)
+            footstepCount += 1
+        }
+        var detectionCount = 0.0
+        for event in recent {
+            let g = gap(event.onsetFrame)
+            if g > own, g <= window { detectionCount += 1 }
+        }
+        // The network's onsets (`AddedSteps`' rule: at least the floor, the
+        // highest within its radius, the first of equal maxima), found again
+        // from the kept probabilities; frames outside them count as none.
+        var onsets = (0.0, 0.0, 0.0)
+        let radius = AddedSteps.radius
+        let hopsInWindow = Int((window * sampleRate / Double(hopFrames)).rounded(.up)) + 1
+        let kept = (first: max(0, judged - Self.memoryHops), last: judged - 1)
+        let first = max(kept.first, centre - hopsInWindow - radius)
+        let last = min(kept.last, centre + hopsInWindow)
+        var lastMaximum = Int.min / 2
+        if first <= last {
+            for frame in first...last {
+                let p = probabilities[frame % Self.memoryHops]
+                guard p >= FrameDecision.onsetFloor else { continue }
+                var highest = true
+                for other in max(kept.first, frame - radius)...min(kept.last, frame + radius)
+                where probabilities[other % Self.memoryHops] > p {
+                    highest = false
+                    break
+                }
+                guard highest else { continue }
+                defer { lastMaximum = frame }
+                guard frame - lastMaximum > radius else { continue }
+                let g = gap(Int64(frame * hopFrames))
+                guard g > own, g <= window else { continue }
+                onsets.2 += 1
+                if p >= FrameDecision.strongOnset { onsets.0 += 1 }
+                if p >= FrameDecision.sureOnset { onsets.1 += 1 }
+            }
+        }
+        features[6] = nearest
+        features[7] = footstepCount
+        features[8] = onsets.0
+        features[9] = onsets.1
+        features[10] = onsets.2
+        features[11] = detectionCount
     }
 
     private func types(of onsetFrame: Int64) -> TypeProbabilities {

@@ -98,6 +98,27 @@ public struct FootstepModel: Sendable, Codable {
         /// own footsteps (the gait context's labels) within this many seconds
         /// of the onset, before or after; nil: no company needed.
         public var company: Double?
+        /// With it, the rules above give way to learned trees
+        /// (`FrameDecision`): every detection and every onset of the network
+        /// is judged from what lies within 2 s of it.
+        public var decision: Decision?
+
+        /// Gradient-boosted trees (one logit: a footstep) over
+        /// `FrameDecision.featureNames`, written by `tools/eval/frame_decision.py`;
+        /// a candidate at or above `threshold` is a footstep.
+        public struct Decision: Sendable, Codable {
+            public var trees: TreeEnsemble
+            public var threshold: Double
+            /// The features the trees were trained on, in order: they must be
+            /// `FrameDecision.featureNames`.
+            public var features: [String]
+
+            public init(trees: TreeEnsemble, threshold: Double, features: [String] = FrameDecision.featureNames) {
+                self.trees = trees
+                self.threshold = threshold
+                self.features = features
+            }
+        }
 
         /// The longest look-ahead (hops) a model may have: events wait for it.
         public static let maximumLookahead = 50
@@ -106,7 +127,8 @@ public struct FootstepModel: Sendable, Codable {
 
         public init(
             pictureVersion: Int, bands: Int, pictureScale: Double, lookahead: Int, convolutions: [Convolution],
-            output: Layer, rescue: Double, veto: Double, add: Double? = nil, company: Double? = nil
+            output: Layer, rescue: Double, veto: Double, add: Double? = nil, company: Double? = nil,
+            decision: Decision? = nil
         ) {
             self.pictureVersion = pictureVersion
             self.bands = bands
@@ -118,6 +140,7 @@ public struct FootstepModel: Sendable, Codable {
             self.veto = veto
             self.add = add
             self.company = company
+            self.decision = decision
         }
 
         /// The dilations of the networks `tools/eval/frame_network.py` trains:
@@ -277,6 +300,19 @@ public struct FootstepModel: Sendable, Codable {
             network.output.weights[0].count == channels
         else {
             throw .modelInvalid(path: path, reason: "the frame network needs convolutions and one output from their \(channels) channels")
+        }
+        if let decision = network.decision {
+            guard decision.features == FrameDecision.featureNames else {
+                throw .featureMismatch(
+                    path: path,
+                    reason: "the frame network's decision was trained on the features \(decision.features.joined(separator: ", ")); this build computes \(FrameDecision.featureNames.joined(separator: ", ")). Retrain with tools/eval/frame_decision.py")
+            }
+            guard (0...1).contains(decision.threshold) else {
+                throw .modelInvalid(path: path, reason: "the frame network's decision threshold must be in [0, 1]")
+            }
+            if let problem = decision.trees.validate(features: FrameDecision.featureNames.count, classes: 1) {
+                throw .modelInvalid(path: path, reason: "the frame network's decision: \(problem)")
+            }
         }
     }
 

@@ -206,6 +206,87 @@ import Testing
         }
     }
 
+    /// `loudnessModel`'s network with a learned decision of one tree: a
+    /// footstep where the gait context has a footstep within the window
+    /// (`footsteps_2s` at least 1), whatever the network and the event model say.
+    static func decisionModel() throws -> FootstepModel {
+        var model = try loudnessModel(add: 0.5, company: nil)
+        let footsteps = try #require(FrameDecision.featureNames.firstIndex(of: "footsteps_2s"))
+        model.frameNetwork?.decision = .init(
+            trees: TreeEnsemble(
+                baseline: [0],
+                trees: [
+                    .init(
+                        output: 0, feature: [footsteps, -1, -1], threshold: [0.5, 0, 0], left: [1, 0, 0],
+                        right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -5, 5])
+                ]),
+            threshold: 0.5)
+        try model.validate()
+        return model
+    }
+
+    @Test func aDecisionJudgesEveryDetectionAndNetworkOnsetByWhatIsAroundIt() throws {
+        let without = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab)
+        let with = try Self.stories(model: Self.decisionModel(), seconds: 60, adjust: Self.lowSNRSlab)
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
+        #expect(with.settlements == with.provisional)
+        let detections = Set(without.stories.keys)
+        #expect(detections.isSubset(of: with.stories.keys))
+        let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
+        // More than 50 ms and at most 2 s away, before or after.
+        func accompanied(_ onset: Int64) -> Bool { footsteps.contains { abs($0 - onset) > 800 && abs($0 - onset) <= 32_000 } }
+        let heard = Int64((60 - 2.5) * 16_000)
+        var kept = (footsteps: 0, others: 0)
+        for (onset, story) in without.stories where onset < heard {
+            #expect(with.stories[onset]?.firstHop == story.firstHop && with.stories[onset]?.firstLabel == story.firstLabel)
+            let label = with.stories[onset]?.label ?? "missing"
+            #expect((label != "other") == accompanied(onset), "\(Double(onset) / 16_000) s: \(label) (was \(story.label))")
+            if label != "other" { kept.footsteps += 1 } else { kept.others += 1 }
+        }
+        #expect(kept.footsteps >= 5 && kept.others >= 3, "the scenario needs both: \(kept)")
+        // The network's own onsets are added only with a footstep around them, once each.
+        let added = with.stories.filter { !detections.contains($0.key) }
+        #expect(added.count >= 2, "too few added to judge: \(added.count)")
+        for (onset, story) in added where onset < heard {
+            #expect(detections.allSatisfy { abs($0 - onset) > 1_600 }, "\(Double(onset) / 16_000) s")
+            #expect(accompanied(onset) && story.label != "other", "\(Double(onset) / 16_000) s")
+        }
+    }
+
+    @Test func anAddedStepFarFromEveryFootstepTakesTheWalkersType() throws {
+        // One tree of one leaf: every candidate is a footstep.
+        var model = try Self.decisionModel()
+        model.frameNetwork?.decision?.trees = TreeEnsemble(
+            baseline: [0],
+            trees: [.init(output: 0, feature: [-1], threshold: [0], left: [0], right: [0], missingLeft: [false], value: [5])])
+        try model.validate()
+        let without = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab)
+        let with = try Self.stories(model: model, seconds: 60, adjust: Self.lowSNRSlab)
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
+        let detections = Set(without.stories.keys)
+        let firstFootstep = try #require(without.stories.filter { $0.value.label != "other" }.keys.min())
+        let lone = with.stories.filter { onset, _ in
+            !detections.contains(onset) && onset > firstFootstep + 32_000
+                && !without.stories.contains { $0.value.label != "other" && abs($0.key - onset) <= 32_000 }
+        }
+        #expect(!lone.isEmpty, "the scenario needs added steps with no footstep within 2 s")
+        for (onset, story) in lone {
+            #expect(story.label != "other" && story.label != "unknown", "\(Double(onset) / 16_000) s: \(story.label)")
+        }
+        // Every detection is a footstep too (unless the stream ended before it was judged).
+        let judged = Int64((60 - 2.5) * 16_000)
+        #expect(with.stories.filter { $0.key < judged && $0.value.label == "other" }.isEmpty)
+    }
+
+    @Test func aDecisionOnOtherFeaturesIsRefused() throws {
+        var model = try Self.decisionModel()
+        model.frameNetwork?.decision?.features = Array(FrameDecision.featureNames.dropLast())
+        #expect(throws: ClassifierError.self) { try model.validate() }
+        model = try Self.decisionModel()
+        model.frameNetwork?.decision?.trees.trees[0].feature[0] = FrameDecision.featureNames.count
+        #expect(throws: ClassifierError.self) { try model.validate() }
+    }
+
     @Test func aNetworkThatHearsNoStepVetoesEveryFootstep() throws {
         let with = try Self.stories(model: Self.model(saying: 0.01))
         #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")

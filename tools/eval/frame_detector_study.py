@@ -152,9 +152,17 @@ def load_fold(out, work, fold, split="train", trailing=None):
     return clips
 
 
-def network(seed, causal=False, channels=48):
-    """Centred convolutions (each output frame sees ±0.64 s), or with `causal` only the 1.28 s up to it;
-    `channels` wide."""
+DILATIONS = (1, 2, 4, 8, 16, 32)
+
+
+def receptive_frames(dilations):
+    """How many frames the network's last layer sees: 3 for the first convolution, 2·d more for each block."""
+    return 3 + 2 * sum(dilations)
+
+
+def network(seed, causal=False, channels=48, dilations=DILATIONS):
+    """Centred convolutions (with the default dilations each output frame sees ±0.64 s), or with `causal` only
+    the frames up to it (1.28 s); `channels` wide, one residual block per dilation."""
     import torch
     from torch import nn
 
@@ -185,43 +193,65 @@ def network(seed, causal=False, channels=48):
 
     return nn.Sequential(
         conv(BANDS, channels, 1), nn.BatchNorm1d(channels), nn.ReLU(),
-        *[Block(channels, d) for d in (1, 2, 4, 8, 16, 32)],
+        *[Block(channels, d) for d in dilations],
         nn.Conv1d(channels, 1, 1))
 
 
-def train(clips, minutes, seed, positive_share, lookahead=None, batches=None, channels=48):
+def distractor_weights(pic, truth, weight, reach=5):
+    """Each frame's weight in the loss: `weight` within `reach` frames of a distractor's onset (a truth row
+    labelled `other:…`), else 1: the impacts the network must learn not to fire on are a few frames in
+    thousands."""
+    weights = np.ones(len(pic), dtype=np.float32)
+    for onset, _, label in truth:
+        if label.startswith("other"):
+            centre = int(round(onset / FRAME_SECONDS))
+            weights[max(0, centre - reach):centre + reach + 1] = weight
+    return weights
+
+
+def train(clips, minutes, seed, positive_share, lookahead=None, batches=None, channels=48, dilations=DILATIONS,
+          distractor_weight=1.0):
     """With `lookahead` (frames), a causal network whose output at frame t is the onset probability of frame
     t - lookahead: it has heard `lookahead` frames after the onset it judges. With `batches`, that many batches
-    (the rate drops to a quarter after three quarters of them) whatever the time, else `minutes` of CPU."""
+    (the rate drops to a quarter after three quarters of them) whatever the time, else `minutes` of CPU. A network
+    that sees further back than the default dilations' 1.28 s gets that much more audio before each 8 s window,
+    and no loss on it, so that every frame it learns from is judged from as much as the stream gives it."""
     import torch
 
     rng = np.random.default_rng(seed)
-    net = network(seed, causal=lookahead is not None, channels=channels)
+    net = network(seed, causal=lookahead is not None, channels=channels, dilations=dilations)
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
     items = list(clips.values())
-    window = 800
+    lead = max(0, receptive_frames(dilations) - receptive_frames(DILATIONS))
+    window = 800 + lead
     positive = np.mean(np.concatenate([t for _, t, _, _ in items]))
-    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor((1 - positive) / positive * positive_share))
+    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor((1 - positive) / positive * positive_share),
+                                         reduction="none")
+    weights = [distractor_weights(pic, truth, distractor_weight) for pic, _, truth, _ in items]
     deadline = None if batches is not None else time.time() + minutes * 60
     step = 0
     net.train()
     drop = 1500 if batches is None else 3 * batches // 4
     while (step < batches) if batches is not None else (time.time() < deadline):
-        batch_x, batch_y = [], []
+        batch_x, batch_y, batch_w = [], [], []
         for _ in range(32):
-            pic, target, _, _ = items[rng.integers(len(items))]
+            index = rng.integers(len(items))
+            pic, target, _, _ = items[index]
             start = rng.integers(0, max(1, len(pic) - window))
             x = pic[start:start + window].astype(np.float32) / 20
             # Colour randomisation on top of the clips' own: a random gain per band (σ 3 dB).
             x = x + rng.normal(0, 0.15, size=(1, BANDS)).astype(np.float32)
             batch_x.append(x.T)
             batch_y.append(target[start:start + window])
+            batch_w.append(weights[index][start:start + window])
         xs = torch.from_numpy(np.stack(batch_x))
         ys = torch.from_numpy(np.stack(batch_y))
+        ws = torch.from_numpy(np.stack(batch_w))
         out = net(xs)[:, 0]
         if lookahead:
-            out, ys = out[:, lookahead:], ys[:, :-lookahead]
-        loss = loss_fn(out, ys)
+            out, ys, ws = out[:, lookahead:], ys[:, :-lookahead], ws[:, :-lookahead]
+        out, ys, ws = out[:, lead:], ys[:, lead:], ws[:, lead:]
+        loss = (loss_fn(out, ys) * ws).mean()
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()

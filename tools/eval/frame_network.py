@@ -4,7 +4,8 @@ one network per fold (trained without that fold's recording families) and one on
 its classifier model as `frameNetwork`.
 
     tools/.venv/bin/python tools/eval/frame_network.py pictures [--out /tmp/footstep-eval] [--work W] [--split S]
-    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 8] [--work W]
+    tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 8] [--dilations 1 2 4 8 16 32]
+        [--distractor-weight 1] [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py folds --models DIR [--channels 8] [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR --frames DIR [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V [--add A] [--company S]
@@ -145,7 +146,8 @@ def train(args):
             training.update({f"{split}/{k}/{n}": v for n, v in load_clips(args.out, args.work, split, k).items()})
     print(f"fold {args.fold}: {len(training)} training clips", flush=True)
     net, steps = study.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches,
-                             channels=args.channels)
+                             channels=args.channels, dilations=tuple(args.dilations),
+                             distractor_weight=args.distractor_weight)
     print(f"fold {args.fold}: trained {steps} batches", flush=True)
     frame = export(net)
     # The exported network must be the trained one: compare on a training clip.
@@ -262,7 +264,8 @@ def folds(args):
             sys.exit(f"{model} not found: run tools/eval/train_folds.py --models {args.models} first")
         frame = os.path.join(args.models, f"frame-{k}.json")
         train(argparse.Namespace(out=args.out, work=args.work, fold=k, json=frame, batches=args.batches,
-                                 seed=args.seed, positive_share=args.positive_share, channels=args.channels))
+                                 seed=args.seed, positive_share=args.positive_share, channels=args.channels,
+                                 dilations=args.dilations, distractor_weight=args.distractor_weight))
         attach(argparse.Namespace(frame=frame, model=model, rescue=rescue, veto=veto, add=add, company=company))
 
 
@@ -281,6 +284,10 @@ def main():
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
     p.add_argument("--channels", type=int, default=8, help="convolution width (the cost is about its square)")
+    p.add_argument("--dilations", type=int, nargs="+", default=list(study.DILATIONS),
+                   help="one residual block per dilation (frames); the network sees 3 + 2·their sum frames back")
+    p.add_argument("--distractor-weight", type=float, default=1.0,
+                   help="the loss's weight on the frames within 50 ms of a distractor's onset (others 1)")
     p = commands.add_parser("folds", help="train a network per fold and put it, with the shipped model's settings, "
                                           "into each fold model and full.json in --models")
     p.add_argument("--models", required=True, help="train_folds.py's fold-K.json and full.json")
@@ -288,6 +295,8 @@ def main():
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
     p.add_argument("--channels", type=int, default=8)
+    p.add_argument("--dilations", type=int, nargs="+", default=list(study.DILATIONS))
+    p.add_argument("--distractor-weight", type=float, default=1.0)
     p = commands.add_parser("choose")
     p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips")
     p.add_argument("--frames", required=True, help="directory with frame-K.json")

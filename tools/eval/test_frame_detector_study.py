@@ -36,6 +36,21 @@ class TrailingFloorTests(unittest.TestCase):
         self.assertEqual(len(floors), 800)
 
 
+class TrainingTests(unittest.TestCase):
+    def test_the_receptive_field_is_three_frames_and_two_per_dilation(self):
+        self.assertEqual(study.receptive_frames(study.DILATIONS), 129)  # 1.28 s back, as the Swift docs say
+        self.assertEqual(study.receptive_frames((1, 2, 4, 8, 16, 32, 64, 128)), 513)
+
+    def test_frames_near_a_distractor_weigh_more_and_steps_do_not(self):
+        pic = np.zeros((300, 2))
+        truth = [(1.0, 0.2, "heel_strike"), (2.0, 0.3, "other:knock")]
+        weights = study.distractor_weights(pic, truth, 8.0)
+        self.assertEqual(weights[100], 1)  # the step: its frames are positives, weighted by pos_weight instead
+        self.assertEqual(list(weights[195:206]), [8.0] * 11)  # ±5 frames (50 ms) of the knock
+        self.assertEqual((weights[194], weights[206]), (1, 1))
+        self.assertEqual(weights.sum(), 300 + 7 * 11)
+
+
 class FusionTests(unittest.TestCase):
     rows = [dict(onset_s="1.00", label="heel_strike"), dict(onset_s="2.00", label="other"),
             dict(onset_s="3.00", label="stomping")]
