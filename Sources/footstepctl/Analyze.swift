@@ -90,11 +90,12 @@ extension FootstepCtl {
             help: ArgumentHelp(
                 "Let the model's frame step network revise the labels.",
                 discussion: """
-                    A network that hears the whole stream in 10 ms frames says where steps begin: \
-                    a detection called `other` where it hears a step becomes a footstep, a \
-                    footstep where it hears none becomes `other`, and a step it hears where nothing \
-                    was detected is added. The bundled model has one; --no-frame-network shows what \
-                    it changes.
+                    A network that hears the whole stream in 10 ms frames says where steps begin, \
+                    and the model's trees weigh that with the labels and the footsteps, detections \
+                    and network onsets within 2 s: a detection called `other` can become a \
+                    footstep, a footstep `other`, and a step the network hears where nothing was \
+                    detected is added. The bundled model has both; --no-frame-network shows what \
+                    they change.
                     """))
         var frameNetwork = true
 

@@ -68,10 +68,11 @@ struct AnalyzeCommandTests {
         let audio = directory.appending("distractors.wav")
         _ = try BuiltProduct.run(
             "footstepctl", ["synth", "--scenario", "distractors", "--seed", "3", "--duration", "300", "-o", audio])
-        let revised = try Self.analyzedEvents(audio)
-        let alone = try Self.analyzedEvents(audio, ["--no-gait-context"])
+        // The gait context's rules alone: the frame decision judges every event again from their labels.
+        let revised = try Self.analyzedEvents(audio, ["--no-frame-network"])
+        let alone = try Self.analyzedEvents(audio, ["--no-gait-context", "--no-frame-network"])
         // The rules of one impact and its near neighbours: beats, company, ringing, trains.
-        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory"])
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory", "--no-frame-network"])
         #expect(revised.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double }, "the same events")
         #expect(withoutWalks.map { $0["onset_s"] as? Double } == alone.map { $0["onset_s"] as? Double })
         var toFootstep = 0
@@ -133,9 +134,10 @@ struct AnalyzeCommandTests {
         #expect(synth.status == 0, "\(synth.stderr)")
         let steps = try GroundTruthCSV.read(String(contentsOfFile: truth, encoding: .utf8))
             .filter { $0.kind == .footstep }.map(\.onset)
-        // The walk rule alone: the memory and sure-company rules are off in both.
-        let withWalks = try Self.analyzedEvents(audio, ["--no-memory"])
-        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory"])
+        // The walk rule alone: the memory and sure-company rules are off in both, and the frame decision,
+        // which judges every event again from the gait context's labels.
+        let withWalks = try Self.analyzedEvents(audio, ["--no-memory", "--no-frame-network"])
+        let withoutWalks = try Self.analyzedEvents(audio, ["--no-walks", "--no-memory", "--no-frame-network"])
         #expect(withWalks.map { $0["onset_s"] as? Double } == withoutWalks.map { $0["onset_s"] as? Double })
         // A walk's own footsteps take its probability; the footsteps it adds can
         // put a neighbour on the beat or in a train too (their own probability).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains the frame network's decision (`FootstepModel.FrameNetwork.decision`, `FrameDecisionFeatures` in
+"""Trains the frame network's decision (`FootstepModel.FrameNetwork.decision`, `FrameDecision` in
 Swift): gradient-boosted trees that say, for every detection and every onset of the frame step network with no
 detection within 100 ms, whether it is a footstep, from what is known within 2 s of it: the event model's label
 and footstep probability, the network's probability at the onset, and how many footsteps, detections and
@@ -18,7 +18,6 @@ with the threshold (by default the shipped model's: its one home) into fold-K.js
 network (`make eval`).
 """
 import argparse
-import csv
 import json
 import os
 import sys
@@ -36,7 +35,7 @@ import scoring  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FOLDS = (0, 1, 2, 3)
-# Seconds either side of a candidate that its features look at (`FrameDecisionFeatures.window`).
+# Seconds either side of a candidate that its features look at (`FrameDecision.window`).
 WINDOW = 2.0
 # A neighbour this close (s) is the candidate itself.
 SELF = 0.05

@@ -1,4 +1,4 @@
-"""Tests of the frame decision's features (run by `make test`): what `FrameDecisionFeatures` in Swift forms too."""
+"""Tests of the frame decision's features (run by `make test`): what `FrameEvidence` in Swift forms too."""
 import os
 import sys
 import unittest
