@@ -136,6 +136,8 @@ struct FrameEvidence: ~Copyable {
     private var added: AddedSteps?
     /// Recent added steps, each with the footstep whose type it follows.
     private var followers: [Follower] = []
+    /// The network's recent onsets (`AddedSteps`' rule, detected or not), which a decision counts.
+    private var onsets: [(hop: Int, probability: Float)] = []
     /// `sameStepSeconds` in frames.
     private let sameStepFrames: Int64
 
@@ -176,6 +178,7 @@ struct FrameEvidence: ~Copyable {
         recent.reserveCapacity(Self.capacity)
         footsteps.reserveCapacity(Self.capacity)
         followers.reserveCapacity(Self.capacity)
+        onsets.reserveCapacity(Self.capacity)
     }
 
     /// Runs the network on one hop, given as its `FramePicture` column
@@ -194,10 +197,12 @@ struct FrameEvidence: ~Copyable {
         if var steps = added.take() {
             steps.record(levels)
             let frame = frame - AddedSteps.radius
-            if frame >= 0, let onset = steps.onset(frame: frame, probabilities: probabilities, background: background),
-                !detected(near: onset.impact.onsetFrame)
-            {
-                steps.keep(onset)
+            if frame >= 0, let onset = steps.onset(frame: frame, probabilities: probabilities, background: background) {
+                if trees != nil {
+                    if onsets.count == Self.capacity { onsets.removeFirst() }
+                    onsets.append((onset.hop, Float(onset.probability)))
+                }
+                if !detected(near: onset.impact.onsetFrame) { steps.keep(onset) }
             }
             added = steps
         }
@@ -448,14 +453,14 @@ struct FrameEvidence: ~Copyable {
         features[3] = Double(nearMaximum(centre))
         features[4] = Double(nearMaximum(centre, reach: 2))
         features[5] = detection?.durationSeconds ?? 0
-        formContext(of: onsetFrame, centre: centre)
+        formContext(of: onsetFrame)
         return trees.probability(of: features)
     }
 
     /// Features 6–11 (`FrameDecision.featureNames`): the gait context's
     /// footsteps, the network's onsets and the detections within
     /// `FrameDecision.window` of `onsetFrame`.
-    private mutating func formContext(of onsetFrame: Int64, centre: Int) {
+    private mutating func formContext(of onsetFrame: Int64) {
         let window = FrameDecision.window
         let own = FrameDecision.selfSeconds
         func gap(_ frame: Int64) -> Double { Double(abs(frame - onsetFrame)) / sampleRate }
@@ -472,41 +477,19 @@ struct FrameEvidence: ~Copyable {
             let g = gap(event.onsetFrame)
             if g > own, g <= window { detectionCount += 1 }
         }
-        // The network's onsets (`AddedSteps`' rule: at least the floor, the
-        // highest within its radius, the first of equal maxima), found again
-        // from the kept probabilities; frames outside them count as none.
-        var onsets = (0.0, 0.0, 0.0)
-        let radius = AddedSteps.radius
-        let hopsInWindow = Int((window * sampleRate / Double(hopFrames)).rounded(.up)) + 1
-        let kept = (first: max(0, judged - Self.memoryHops), last: judged - 1)
-        let first = max(kept.first, centre - hopsInWindow - radius)
-        let last = min(kept.last, centre + hopsInWindow)
-        var lastMaximum = Int.min / 2
-        if first <= last {
-            for frame in first...last {
-                let p = probabilities[frame % Self.memoryHops]
-                guard p >= FrameDecision.onsetFloor else { continue }
-                var highest = true
-                for other in max(kept.first, frame - radius)...min(kept.last, frame + radius)
-                where probabilities[other % Self.memoryHops] > p {
-                    highest = false
-                    break
-                }
-                guard highest else { continue }
-                defer { lastMaximum = frame }
-                guard frame - lastMaximum > radius else { continue }
-                let g = gap(Int64(frame * hopFrames))
-                guard g > own, g <= window else { continue }
-                onsets.2 += 1
-                if p >= FrameDecision.strongOnset { onsets.0 += 1 }
-                if p >= FrameDecision.sureOnset { onsets.1 += 1 }
-            }
+        var onsetCounts = (strong: 0.0, sure: 0.0, all: 0.0)
+        for onset in onsets {
+            let g = gap(Int64(onset.hop * hopFrames))
+            guard g > own, g <= window else { continue }
+            onsetCounts.all += 1
+            if onset.probability >= FrameDecision.strongOnset { onsetCounts.strong += 1 }
+            if onset.probability >= FrameDecision.sureOnset { onsetCounts.sure += 1 }
         }
         features[6] = nearest
         features[7] = footstepCount
-        features[8] = onsets.0
-        features[9] = onsets.1
-        features[10] = onsets.2
+        features[8] = onsetCounts.strong
+        features[9] = onsetCounts.sure
+        features[10] = onsetCounts.all
         features[11] = detectionCount
     }
 
