@@ -18,6 +18,7 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     private let preRollFrames: Int
     private let sampleRate: Double
     private let minimumConfidence: Double
+    private let calibration: ConfidenceCalibration?
 
     /// Whether `process` needs the hop's picture column (the model has a frame
     /// step network and the configuration uses it).
@@ -29,7 +30,7 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     init(sampleRate: Double, hopFrames: Int, configuration: AnalysisConfiguration, classifier: consuming Classifier) {
         if Self.usesPicture(configuration: configuration, classifier: classifier), let model = classifier.frameNetwork {
             frameEvidence = FrameEvidence(
-                model: model, hopFrames: hopFrames, sampleRate: sampleRate,
+                model: model, decision: classifier.frameDecision, hopFrames: hopFrames, sampleRate: sampleRate,
                 settledDelay: configuration.gaitSettlementDelay, calibrationOffset: configuration.calibrationOffsetDB)
         } else {
             frameEvidence = nil
@@ -38,6 +39,7 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
             gaitContext = GaitContextRefiner(
                 boutTyper: classifier.boutTyper, walks: configuration.walks, memory: configuration.memory)
         }
+        calibration = classifier.confidenceCalibration
         self.classifier = classifier
         self.sampleRate = sampleRate
         minimumConfidence = configuration.minimumConfidence
@@ -48,13 +50,17 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     /// Takes the events the detector closed in one hop, what else it made of
     /// the hop, and (when the stage uses one) its picture column; `history`
     /// holds the stream up to the end of the hop, as the detector's did.
-    /// `output` receives the events that are settled, with `minimumConfidence` applied.
+    /// `output` receives the events that are settled, their confidences
+    /// calibrated (the classifier's `confidenceCalibration`), then with
+    /// `minimumConfidence` applied.
     mutating func process(
         events: UnsafeBufferPointer<ImpactEvent>, detected: OnsetStage.Hop, column: UnsafeBufferPointer<Float>,
         levels: BlockLevels, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void
     ) {
-        let minimum = minimumConfidence
-        func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        let (minimum, calibration) = (minimumConfidence, calibration)
+        func confident(_ item: AnalysisOutput) {
+            output(item.calibrated(by: calibration).requiringConfidence(minimum))
+        }
         guard var evidence = frameEvidence.take() else {
             return classify(events, detected, history: history, output: confident)
         }
@@ -68,8 +74,10 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     mutating func finish(
         events: UnsafeBufferPointer<ImpactEvent>, history: borrowing SampleHistory, output: (AnalysisOutput) -> Void
     ) {
-        let minimum = minimumConfidence
-        func confident(_ item: AnalysisOutput) { output(item.requiringConfidence(minimum)) }
+        let (minimum, calibration) = (minimumConfidence, calibration)
+        func confident(_ item: AnalysisOutput) {
+            output(item.calibrated(by: calibration).requiringConfidence(minimum))
+        }
         guard var evidence = frameEvidence.take() else {
             return finishClassifying(events, history: history, output: confident)
         }
@@ -110,6 +118,28 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
 }
 
 extension AnalysisOutput {
+    /// An event or a revision with its confidence mapped by `calibration`
+    /// (unchanged without one): the label stays, its confidence says how
+    /// often such a label was right on families the model never heard.
+    func calibrated(by calibration: ConfidenceCalibration?) -> AnalysisOutput {
+        guard let calibration else { return self }
+        switch self {
+        case var .event(event):
+            event.measurements.confidence = calibration.calibrated(
+                event.measurements.confidence, kind: event.measurements.kind, type: event.measurements.type)
+            return .event(event)
+        case var .provisional(event):
+            event.measurements.confidence = calibration.calibrated(
+                event.measurements.confidence, kind: event.measurements.kind, type: event.measurements.type)
+            return .provisional(event)
+        case var .revision(revision):
+            revision.confidence = calibration.calibrated(revision.confidence, kind: revision.kind, type: revision.type)
+            return .revision(revision)
+        case .levels:
+            return self
+        }
+    }
+
     /// An event or a revision with ``AnalyzedEvent/requireConfidence(_:)``
     /// applied (a footstep below `minimum` has type `unknown`); levels unchanged.
     func requiringConfidence(_ minimum: Double) -> AnalysisOutput {

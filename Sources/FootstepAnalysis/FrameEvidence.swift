@@ -38,7 +38,7 @@ import FootstepDSP
 /// its footstep probability is raised to the network's. A vetoed footstep's
 /// footstep probability is lowered to the network's.
 ///
-/// A model with a `decision` (``FrameDecision``) judges instead: every
+/// With a learned decision (``FrameDecision``) the trees judge instead: every
 /// detection, and every network onset at least `FrameDecision.onsetFloor`
 /// with no detection within 100 ms, waits until everything within
 /// `FrameDecision.window` after it has been settled and judged, and is a
@@ -142,6 +142,8 @@ struct FrameEvidence: ~Copyable {
     private let sameStepFrames: Int64
 
     /// - Parameters:
+    ///   - decision: the model's learned decision (`FootstepModelClassifier.frameDecision`);
+    ///     nil: `model`'s rules decide.
     ///   - hopFrames: the detector's hop (10 ms).
     ///   - settledDelay: the longest time, seconds, from an onset until the
     ///     gait context has settled that event (the detector's report delay
@@ -149,18 +151,18 @@ struct FrameEvidence: ~Copyable {
     ///     that could be its company, has been seen by then.
     ///   - calibrationOffset: dBFS → dB SPL, for an added step's exposure.
     init(
-        model: FootstepModel.FrameNetwork, hopFrames: Int, sampleRate: Double, settledDelay: Double,
-        calibrationOffset: Double
+        model: FootstepModel.FrameNetwork, decision: FrameDecision?, hopFrames: Int, sampleRate: Double,
+        settledDelay: Double, calibrationOffset: Double
     ) {
         network = FrameStepNetwork(model: model)
-        trees = model.decision.map(FrameDecision.init)
+        trees = decision
         features = [Double](repeating: 0, count: FrameDecision.featureNames.count)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
         self.hopFrames = hopFrames
         self.sampleRate = sampleRate
         // A decision looks at the window around a candidate, and types an added step from it.
-        let company = model.decision == nil ? model.company : FrameDecision.window
+        let company = decision == nil ? model.company : FrameDecision.window
         companyFrames = company.map { Int64(($0 * sampleRate).rounded()) }
         minimumCompanyGap = Int64((0.05 * sampleRate).rounded())
         sameStepFrames = Int64((Self.sameStepSeconds * sampleRate).rounded())
@@ -168,8 +170,8 @@ struct FrameEvidence: ~Copyable {
         // A decision also counts the network's onsets in the window: each is
         // known `AddedSteps.radius` hops after its frame.
         companyWaitHops = Int((((company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
-            + (model.decision == nil ? 0 : AddedSteps.radius + 1)
-        let onsetThreshold = model.decision == nil ? model.add : Double(FrameDecision.onsetFloor)
+            + (decision == nil ? 0 : AddedSteps.radius + 1)
+        let onsetThreshold = decision == nil ? model.add : Double(FrameDecision.onsetFloor)
         added = onsetThreshold.map { [hopFrames] in
             AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
         }

@@ -61,12 +61,23 @@ public protocol EventClassifier: ~Copyable {
     var boutTyper: BoutTypeModel? { get }
 
     /// The frame step network that revises the labels (`FrameEvidence`); nil keeps them.
+    /// Its `decision` is nil: the classifier hands it over as `frameDecision`.
     var frameNetwork: FootstepModel.FrameNetwork? { get }
+
+    /// The frame network's learned decision, its trees already flattened; nil
+    /// where the network's rules decide (or there is no network).
+    var frameDecision: FrameDecision? { get }
+
+    /// Maps the pipeline's output confidences to what they are worth; nil
+    /// reports them unchanged.
+    var confidenceCalibration: ConfidenceCalibration? { get }
 }
 
 extension EventClassifier where Self: ~Copyable {
     public var boutTyper: BoutTypeModel? { nil }
     public var frameNetwork: FootstepModel.FrameNetwork? { nil }
+    public var frameDecision: FrameDecision? { nil }
+    public var confidenceCalibration: ConfidenceCalibration? { nil }
 }
 
 /// The classifier used before a model is available: every event is an

@@ -198,6 +198,9 @@ public struct FootstepModel: Sendable, Codable {
     public var boutTyper: BoutTypeModel?
     /// The frame step network; nil leaves the event model's labels as they are.
     public var frameNetwork: FrameNetwork?
+    /// What the pipeline's confidences are worth on families it never heard;
+    /// nil reports them as the pipeline gives them.
+    public var confidenceCalibration: ConfidenceCalibration?
 
     /// Loads and validates the model at `url`.
     public static func load(contentsOf url: URL) throws(ClassifierError) -> FootstepModel {
@@ -264,6 +267,7 @@ public struct FootstepModel: Sendable, Codable {
             try validate(network, path: path)
         }
         try boutTyper?.validate(path: path)
+        try confidenceCalibration?.validate(path: path)
         if let frameNetwork {
             try validate(frameNetwork, path: path)
         }

@@ -15,10 +15,14 @@ import FootstepDSP
 ///
 /// All buffers are allocated in `init`; `classify` does not allocate. The
 /// classifier keeps only what it predicts with (the trees flattened, not the
-/// model file's nested form), so the model it was made from can be released.
+/// model file's nested form, its frame decision's too), so the model it was
+/// made from can be released.
 public struct FootstepModelClassifier: EventClassifier {
     public let boutTyper: BoutTypeModel?
+    /// The model's frame network without its decision (that is `frameDecision`).
     public let frameNetwork: FootstepModel.FrameNetwork?
+    public let frameDecision: FrameDecision?
+    public let confidenceCalibration: ConfidenceCalibration?
     private var extractor = EventFeatureExtractor()
     /// Standardisation of each feature: (value − mean) / scale.
     private let means: [Double]
@@ -43,7 +47,13 @@ public struct FootstepModelClassifier: EventClassifier {
     public init(model: FootstepModel) throws(ClassifierError) {
         try model.validate()
         boutTyper = model.boutTyper
-        frameNetwork = model.frameNetwork
+        frameDecision = model.frameNetwork?.decision.map(FrameDecision.init)
+        confidenceCalibration = model.confidenceCalibration
+        frameNetwork = model.frameNetwork.map { network in
+            var rules = network
+            rules.decision = nil
+            return rules
+        }
         means = model.means
         scales = model.scales
         temperature = model.temperature

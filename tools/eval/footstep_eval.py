@@ -128,6 +128,17 @@ HEADER = ("| set | steps | detection P / R / F1 | false footsteps / h (distracto
           "recall heel / run / stomp / shuffle |\n| --- | --- | --- | --- | --- | --- |")
 
 
+def reliability_table(label, r):
+    """The confidence the pipeline gives its labels against how often they are right (`scoring.Reliability`)."""
+    if not r["events"]:
+        return f"\ncalibration ({label}): no labelled events"
+    lines = [f"\ncalibration ({label}, every label but `unknown`): ECE {r['ece']:.3f} over {r['events']} events",
+             "| confidence | events | mean confidence | accuracy |", "| --- | --- | --- | --- |"]
+    lines += [f"| {b['low']:.2f}–{b['high']:.2f} | {b['events']} | {b['confidence']:.3f} | {b['accuracy']:.3f} |"
+              for b in r["bins"]]
+    return "\n".join(lines)
+
+
 def score(args):
     footstepctl = args.footstepctl
     if not os.path.exists(footstepctl):
@@ -135,6 +146,7 @@ def score(args):
     work = args.predictions or tempfile.mkdtemp(prefix="footstep-eval-pred-")
     extra = (["--no-gait-context"] if args.no_gait_context else []) + args.analyze_option
     unseen, seen = scoring.Tally(), scoring.Tally()
+    reliability = scoring.Reliability()
     by = {key: {"unseen": {}, "seen": {}} for key in ("scenario", "mic")}
     per_fold = []
     folds = [sources.LOCKBOX_FOLD] if args.lockbox else FOLDS
@@ -161,8 +173,11 @@ def score(args):
             (unseen if side == "unseen" else seen).merge(total)
             if side == "unseen":
                 per_fold.append((data_fold, total.figures()))
+                for name in clips:
+                    reliability.add_clip(scoring.read_truth(os.path.join(gt, name + ".csv")),
+                                         scoring.read_rows(os.path.join(pred, name + ".csv")))
     result = {"unseen": unseen.figures(), "seen": seen.figures() if seen.c["clips"] else None,
-              "per_fold": {str(k): v for k, v in per_fold},
+              "per_fold": {str(k): v for k, v in per_fold}, "reliability": reliability.figures(),
               "by": {key: {side: {v: t.figures() for v, t in d.items()} for side, d in sides.items()} for key, sides in by.items()}}
     label = "lockbox" if args.lockbox else "unseen families"
     print(HEADER)
@@ -180,6 +195,7 @@ def score(args):
     print("\nconfusion (" + label + ", rows = truth):")
     for k in scoring.CLASSES:
         print(f"  {k:12s} {result['unseen']['confusion'].get(k, {})}")
+    print(reliability_table(label, result["reliability"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)

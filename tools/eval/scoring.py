@@ -155,6 +155,66 @@ class Tally:
         )
 
 
+# Confidence bins of the reliability table (the last closes at 1).
+RELIABILITY_BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+
+
+class Reliability:
+    """How often the pipeline's labels are right at each confidence, over clips: a type (`heel_strike` …) is
+    right when its footstep claim is matched one to one (±100 ms, among the footstep claims) to a step of that
+    type; `other` is right when no step lies within ±100 ms. `unknown` names no type and is left out. ECE is the
+    events' mean |confidence − accuracy| over RELIABILITY_BINS, weighted by each bin's share."""
+
+    def __init__(self):
+        self.events = []  # (label: a class or "other", confidence, right)
+
+    def add_clip(self, truth, rows):
+        """`truth` as read_truth gives it; `rows` analyze's CSV rows of the clip."""
+        steps = [t for t in truth if not t[2].startswith("other")]
+        claims = [i for i, r in enumerate(rows) if not r["label"].strip().lower().startswith("other")]
+        pairs = match([s[0] for s in steps], [float(rows[i]["onset_s"]) for i in claims])
+        matched = {claims[p]: steps[g][2] for g, p in pairs}
+        onsets = np.array([s[0] for s in steps])
+        for i, r in enumerate(rows):
+            label = r["label"].strip().lower()
+            if label.startswith("other"):
+                label = "other"
+                right = not (len(onsets) and np.min(np.abs(onsets - float(r["onset_s"]))) <= TOLERANCE + 1e-9)
+            elif label in CLASSES:
+                right = matched.get(i) == label
+            else:
+                continue
+            self.events.append((label, float(r["confidence"]), right))
+
+    def merge(self, other):
+        self.events.extend(other.events)
+
+    def figures(self):
+        """{'events', 'ece', 'bins': [{'low', 'high', 'events', 'confidence', 'accuracy'}]}; ece None with no events."""
+        if not self.events:
+            return dict(events=0, ece=None, bins=[])
+        confidence = np.array([c for _, c, _ in self.events])
+        right = np.array([r for _, _, r in self.events], dtype=float)
+        bins, ece = [], 0.0
+        edges = RELIABILITY_BINS
+        for k, (low, high) in enumerate(zip(edges[:-1], edges[1:])):
+            inside = (confidence >= low) & ((confidence < high) if k < len(edges) - 2 else (confidence <= high))
+            if not inside.any():
+                continue
+            mean, accuracy = float(confidence[inside].mean()), float(right[inside].mean())
+            ece += inside.sum() / len(confidence) * abs(mean - accuracy)
+            bins.append(dict(low=low, high=high, events=int(inside.sum()), confidence=mean, accuracy=accuracy))
+        return dict(events=len(self.events), ece=float(ece), bins=bins)
+
+
+def read_rows(path):
+    """analyze's CSV rows of a clip ([] when it wrote none)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def score_directory(pred_dir, gt_dir, group_by=None, clips=None):
     """Scores every clip of gt_dir (or the named `clips`); with `group_by` (a clips_meta.csv column),
     also per value of it. Returns (Tally over all clips, {value: Tally})."""

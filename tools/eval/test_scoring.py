@@ -77,6 +77,35 @@ class FigureTests(unittest.TestCase):
             self.assertAlmostEqual(f["macro_f1"], 2 * 0.5 * 1.0 / 1.5)
 
 
+class ReliabilityTests(unittest.TestCase):
+    def test_labels_right_and_wrong_at_their_confidence(self):
+        truth = [(1.0, 1.2, "heel_strike"), (2.0, 2.2, "stomping"), (3.0, 3.2, "running"), (5.0, 5.2, "other:door")]
+        rows = [{"onset_s": "1.03", "label": "heel_strike", "confidence": "0.92"},  # right type
+                {"onset_s": "2.01", "label": "heel_strike", "confidence": "0.97"},  # a step, wrong type
+                {"onset_s": "3.05", "label": "other", "confidence": "0.55"},  # a step called other: wrong
+                {"onset_s": "5.0", "label": "other:door", "confidence": "0.85"},  # no step near: right
+                {"onset_s": "6.0", "label": "stomping", "confidence": "0.65"},  # no step: wrong
+                {"onset_s": "7.0", "label": "unknown", "confidence": "0.45"}]  # names no type: left out
+        r = scoring.Reliability()
+        r.add_clip(truth, rows)
+        self.assertEqual(sorted(r.events), sorted([("heel_strike", 0.92, True), ("heel_strike", 0.97, False),
+                                                   ("other", 0.55, False), ("other", 0.85, True),
+                                                   ("stomping", 0.65, False)]))
+        f = r.figures()
+        self.assertEqual(f["events"], 5)
+        self.assertEqual([(b["low"], b["events"]) for b in f["bins"]], [(0.5, 1), (0.6, 1), (0.8, 1), (0.9, 1),
+                                                                        (0.95, 1)])
+        # One event a bin: each bin's gap is |confidence − right|, weighted 1/5.
+        self.assertAlmostEqual(f["ece"], (0.55 + 0.65 + 0.15 + 0.08 + 0.97) / 5)
+
+    def test_confidence_one_falls_in_the_last_bin_and_no_events_give_no_ece(self):
+        r = scoring.Reliability()
+        self.assertIsNone(r.figures()["ece"])
+        r.add_clip([], [{"onset_s": "1.0", "label": "other", "confidence": "1.0"}])
+        f = r.figures()
+        self.assertEqual((f["bins"][0]["low"], f["bins"][0]["high"], f["ece"]), (0.95, 1.0, 0.0))
+
+
 @unittest.skipUnless(os.path.exists(REFERENCE), "the independent scorer is not beside the repository")
 class ReferenceTests(unittest.TestCase):
     def test_same_figures_as_the_independent_scorer(self):
