@@ -178,9 +178,13 @@ def attach(args):
             sys.exit(f"{path} has no frame network: attach one first (frame_network.py folds)")
         model = fit(folds, [j for j in FOLDS if j != k])
         document["frameNetwork"]["decision"] = dict(trees=export(model), threshold=args.threshold, features=NAMES)
+        # A calibration fitted to the pipeline with the previous decision no longer describes it.
+        stale = document.pop("confidenceCalibration", None) is not None
         with open(path, "w") as f:
             json.dump(document, f, separators=(",", ":"))
-        print(f"{path}: decision attached (threshold {args.threshold})", flush=True)
+        print(f"{path}: decision attached (threshold {args.threshold})"
+              + ("; its confidence calibration removed: fit it again (output_calibration.py attach)" if stale else ""),
+              flush=True)
 
 
 def main():

@@ -232,12 +232,19 @@ def attach(args):
             frame.pop(key, None)
     with open(args.model) as f:
         model = json.load(f)
+    # What was fitted to the pipeline with the previous network no longer describes it.
+    stale = [what for what, gone in (
+        ("its decision (frame_decision.py attach)", "decision" in (model.get("frameNetwork") or {})),
+        ("the confidence calibration (output_calibration.py attach)",
+         model.pop("confidenceCalibration", None) is not None)) if gone]
     model["frameNetwork"] = frame
     with open(args.model, "w") as f:
         json.dump(model, f, separators=(",", ":"))
     extra = (f", add {args.add}" if args.add is not None else "") + (
         f", company {args.company} s" if args.company is not None else "")
     print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto}{extra})")
+    if stale:
+        print(f"  removed, fitted with the previous network: {' and '.join(stale)}; fit them again")
 
 
 def shipped_settings():

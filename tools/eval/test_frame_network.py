@@ -1,5 +1,7 @@
 """Tests of the frame step network's trainer: its NumPy forward pass (the one the Swift network is checked against),
 the picture files it reads and how it attaches a network to a model (run by `make test`)."""
+import contextlib
+import io
 import json
 import os
 import sys
@@ -96,6 +98,25 @@ class AttachTests(unittest.TestCase):
                 frame = json.load(f)["frameNetwork"]
             self.assertNotIn("add", frame)
             self.assertNotIn("company", frame)
+
+    def test_a_new_network_drops_the_decision_and_calibration_fitted_with_the_old(self):
+        with tempfile.TemporaryDirectory() as d:
+            frame_path, model_path = os.path.join(d, "frame.json"), os.path.join(d, "model.json")
+            with open(frame_path, "w") as f:
+                json.dump(one_band_network([0, 0, 1], 0), f)
+            with open(model_path, "w") as f:
+                json.dump(dict(temperature=1.5, frameNetwork=dict(decision=dict(threshold=0.5)),
+                               confidenceCalibration=dict(curves=[])), f)
+            args = type("Args", (), dict(frame=frame_path, model=model_path, rescue=0.7, veto=0.2, add=None,
+                                         company=None))
+            with contextlib.redirect_stdout(io.StringIO()) as said:
+                frame_network.attach(args)
+            with open(model_path) as f:
+                model = json.load(f)
+            self.assertNotIn("decision", model["frameNetwork"])
+            self.assertNotIn("confidenceCalibration", model)
+            self.assertIn("frame_decision.py attach", said.getvalue())
+            self.assertIn("output_calibration.py attach", said.getvalue())
 
 
 if __name__ == "__main__":
