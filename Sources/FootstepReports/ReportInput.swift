@@ -17,7 +17,7 @@ public struct ReportEvent: Sendable, Equatable {
     /// The label the event was stored with (its type for a footstep, `other`
     /// otherwise), when a later revision changed it (nil otherwise).
     public var revisedFrom: String?
-    /// Classifier confidence of `type`, 0…1.
+    /// Confidence in the label (`type`, or `other`), 0…1; with a calibrated model, how often such a label was right.
     public var confidence: Double
     /// Loudness relative to the background, if known.
     public var intensity: Intensity?

@@ -15,7 +15,7 @@ import Foundation
 /// | `night_of` | date (yyyy-MM-dd) of the night (quiet-hours window) holding the onset; empty outside quiet hours |
 /// | `kind` | `footstep` or `other` |
 /// | `type` | `stomping`, `heel_strike`, `shuffling`, `running`, `unknown` |
-/// | `confidence` | classifier confidence 0…1 |
+/// | `confidence` | confidence in the label 0…1 (with a calibrated model: how often such a label was right on recordings the model never heard) |
 /// | `intensity` | `low`, `medium`, `high` (empty if unknown) |
 /// | `la_max` | LAFmax, dB(A) |
 /// | `lc_max` | LCFmax, dB(C) (empty if not measured) |
