@@ -25,8 +25,6 @@ import scoring  # noqa: E402
 import sources  # noqa: E402
 
 FOLDS = (0, 1, 2, 3)
-# `FootstepModel.classNames`: the curves' order.
-CLASS_NAMES = ("stomping", "heel_strike", "shuffling", "running", "other")
 
 
 def uncalibrated_events(args):
@@ -53,11 +51,12 @@ def uncalibrated_events(args):
     return events
 
 
-def fit(events):
-    """ConfidenceCalibration's `curves` (CLASS_NAMES order) from (label, confidence, right) events."""
+def fit(events, classes):
+    """ConfidenceCalibration's `curves`, one for each of `classes` (the model file's `classes`, in its order), from
+    (label, confidence, right) events."""
     from sklearn.isotonic import IsotonicRegression
     curves = []
-    for name in CLASS_NAMES:
+    for name in classes:
         x = [c for label, c, _ in events if label == name]
         y = [float(r) for label, _, r in events if label == name]
         if len(x) < 20:
@@ -77,7 +76,7 @@ def attach(args):
                 pooled.merge(events[j])
         with open(path) as f:
             document = json.load(f)
-        document["confidenceCalibration"] = dict(curves=fit(pooled.events))
+        document["confidenceCalibration"] = dict(curves=fit(pooled.events, document["classes"]))
         with open(path, "w") as f:
             json.dump(document, f, separators=(",", ":"))
         print(f"{path}: confidence calibration attached ({len(pooled.events)} labels; before it, ECE "
