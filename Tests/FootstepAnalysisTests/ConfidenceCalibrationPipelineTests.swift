@@ -35,13 +35,7 @@ import Testing
                 break
             }
         }
-        var block = [Float](repeating: 0, count: 160)
-        while true {
-            let read = try block.withUnsafeMutableBufferPointer { try source.read(into: $0) }
-            guard read > 0 else { break }
-            block.withUnsafeBufferPointer { pipeline.process($0, frames: read, output: take) }
-        }
-        pipeline.finish(output: take)
+        try AnalysisRunner.run(source, pipeline: &pipeline, output: take)
         return reports
     }
 

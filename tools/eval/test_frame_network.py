@@ -75,15 +75,21 @@ class PictureFileTests(unittest.TestCase):
 
 
 class AttachTests(unittest.TestCase):
+    @staticmethod
+    def attach_args(d, model, **settings):
+        """`attach`'s arguments for a one-band network and `model` written into directory `d`."""
+        frame_path, model_path = os.path.join(d, "frame.json"), os.path.join(d, "model.json")
+        with open(frame_path, "w") as f:
+            json.dump(one_band_network([0, 0, 1], 0), f)
+        with open(model_path, "w") as f:
+            json.dump(model, f)
+        return type("Args", (), dict(frame=frame_path, model=model_path, **settings))
+
     def test_the_network_and_its_thresholds_go_into_the_model(self):
         with tempfile.TemporaryDirectory() as d:
-            frame_path, model_path = os.path.join(d, "frame.json"), os.path.join(d, "model.json")
-            with open(frame_path, "w") as f:
-                json.dump(one_band_network([0, 0, 1], 0), f)
-            with open(model_path, "w") as f:
-                json.dump(dict(format="footstepd-event-classifier", temperature=1.5), f)
-            args = type("Args", (), dict(frame=frame_path, model=model_path, rescue=0.7, veto=0.2, add=0.5,
-                                         company=1.5))
+            args = self.attach_args(d, dict(format="footstepd-event-classifier", temperature=1.5), rescue=0.7,
+                                    veto=0.2, add=0.5, company=1.5)
+            model_path = args.model
             frame_network.attach(args)
             with open(model_path) as f:
                 model = json.load(f)
@@ -101,14 +107,10 @@ class AttachTests(unittest.TestCase):
 
     def test_a_new_network_drops_the_decision_and_calibration_fitted_with_the_old(self):
         with tempfile.TemporaryDirectory() as d:
-            frame_path, model_path = os.path.join(d, "frame.json"), os.path.join(d, "model.json")
-            with open(frame_path, "w") as f:
-                json.dump(one_band_network([0, 0, 1], 0), f)
-            with open(model_path, "w") as f:
-                json.dump(dict(temperature=1.5, frameNetwork=dict(decision=dict(threshold=0.5)),
-                               confidenceCalibration=dict(curves=[])), f)
-            args = type("Args", (), dict(frame=frame_path, model=model_path, rescue=0.7, veto=0.2, add=None,
-                                         company=None))
+            args = self.attach_args(d, dict(temperature=1.5, frameNetwork=dict(decision=dict(threshold=0.5)),
+                                            confidenceCalibration=dict(curves=[])),
+                                    rescue=0.7, veto=0.2, add=None, company=None)
+            model_path = args.model
             with contextlib.redirect_stdout(io.StringIO()) as said:
                 frame_network.attach(args)
             with open(model_path) as f:
