@@ -392,7 +392,8 @@ struct FrameEvidence: ~Copyable {
         if trees != nil {
             if centre + Self.reach < judged - Self.memoryHops {
                 decision = .kept
-            } else if centre + companyWaitHops < judged || centre + Self.reach < judged {
+            } else if centre + Self.reach < judged {
+                // Before the end of the stream the early return above has waited for the whole window.
                 let p = judge(onsetFrame, centre: centre, detection: index.map { recent[$0] }, kind: kind)
                 let footstep = p >= trees?.threshold ?? 1
                 decision = kind == .footstep ? (footstep ? .kept : .vetoed(p)) : (footstep ? .rescued(p) : .kept)

@@ -233,10 +233,11 @@ def attach(args):
     with open(args.model) as f:
         model = json.load(f)
     # What was fitted to the pipeline with the previous network no longer describes it.
-    stale = [what for what, gone in (
-        ("its decision (frame_decision.py attach)", "decision" in (model.get("frameNetwork") or {})),
-        ("the confidence calibration (output_calibration.py attach)",
-         model.pop("confidenceCalibration", None) is not None)) if gone]
+    stale = []
+    if "decision" in (model.get("frameNetwork") or {}):
+        stale.append("its decision (frame_decision.py attach)")
+    if model.pop("confidenceCalibration", None) is not None:
+        stale.append("the confidence calibration (output_calibration.py attach)")
     model["frameNetwork"] = frame
     with open(args.model, "w") as f:
         json.dump(model, f, separators=(",", ":"))

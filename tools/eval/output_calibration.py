@@ -67,6 +67,12 @@ def fit(events, classes):
 
 
 def attach(args):
+    if not os.path.exists(args.footstepctl):
+        sys.exit(f"{args.footstepctl} not found: build it (swift build -c release --product footstepctl)")
+    missing = [name for name in [*(f"fold-{k}.json" for k in FOLDS), "full.json"]
+               if not os.path.exists(os.path.join(args.models, name))]
+    if missing:
+        sys.exit(f"{args.models} lacks {', '.join(missing)}: train the fold models first (make eval)")
     events = uncalibrated_events(args)
     for k in [*FOLDS, "full"]:
         path = os.path.join(args.models, "full.json" if k == "full" else f"fold-{k}.json")
