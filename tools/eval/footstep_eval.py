@@ -7,13 +7,16 @@
 `build` writes, under --out (default /tmp/footstep-eval):
   eval/<fold>/gt/*.wav|csv + clips_meta.csv    clips scored (folds 0-3; lockbox/ only with --lockbox)
   train/<fold>/gt/*.wav|csv + clips_meta.csv   recordings the training may use (folds 0-3 only; never the lockbox)
+  distractors/<fold>/gt/*.wav|csv + clips_meta.csv   clips without footsteps (folds 0-3 and the lockbox): more
+                                               distractor-only audio for the false footsteps an hour
 Evaluation and training clips of a fold come from the same families with different seeds.
 
 `score` runs `footstepctl analyze --output` on each fold's clips with the model trained
 without that fold (DIR/fold-K.json; the shipped model when --models is not given) and
 prints, side by side, the figures on unseen families (fold K with model K) and on seen
 ones (the other folds with model K): detection P/R/F1 (±100 ms, one to one), false
-footsteps per hour of distractor-only audio, per-type recall and macro-F1, per
+footsteps per hour of distractor-only audio (the evaluation clips' and distractors/<fold>'s, pooled; P/R/F1
+over the evaluation clips alone), per-type recall and macro-F1, per
 transmission model and microphone chain. `--lockbox` scores the lockbox with DIR/full.json
 (or the shipped model): do that once, at the end.
 """
@@ -51,6 +54,7 @@ def build(args):
     plan += [("train", k, args.train_clips) for k in FOLDS]
     plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips)]
     plan += [("train-randomised", k, args.randomised_train_clips) for k in FOLDS]
+    plan += [("distractors", k, args.distractor_clips) for k in FOLDS + [sources.LOCKBOX_FOLD]]
     for split, fold, clips in plan:
         out = os.path.join(args.out, split, str(fold))
         existing = 0 if args.force else built_clips(out)
@@ -59,6 +63,7 @@ def build(args):
         # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
         rows = corpus.build(out, data[fold], bg, seed=fold_seed(split, fold, args.seed), clips=clips,
                             seconds=args.seconds, first=existing, randomised=split == "train-randomised",
+                            distractor_only_share=1.0 if split == "distractors" else 0.15,
                             wide_paths=args.wide_paths and split == "train-randomised")
         steps = sum(int(r["steps"]) for r in rows)
         print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
@@ -68,8 +73,8 @@ def build(args):
 def fold_seed(split, fold, seed=0):
     """The seed `build` gives `corpus.build` for a split's fold (`seed`: build's --seed)."""
     if fold == sources.LOCKBOX_FOLD:
-        return 999 + 1000 * seed
-    base = {"eval": 100, "train": 200, "train-randomised": 300}[split]
+        return {"eval": 999, "distractors": 499}[split] + 1000 * seed
+    base = {"eval": 100, "train": 200, "train-randomised": 300, "distractors": 400}[split]
     return base + FOLDS.index(fold) + 1000 * seed
 
 
@@ -166,13 +171,27 @@ def score(args):
             analyze(footstepctl, model, gt, pred, extra, args.limit)
             clips = clip_names(gt, args.limit)
             side = "unseen" if data_fold == model_fold else "seen"
+            pair = scoring.Tally()  # this model on this fold's clips
             for key in by:
                 total, groups = scoring.score_directory(pred, gt, group_by=key, clips=clips)
                 for value, tally in groups.items():
                     by[key][side].setdefault(value, scoring.Tally()).merge(tally)
-            (unseen if side == "unseen" else seen).merge(total)
+            pair.merge(total)
+            quiet = os.path.join(args.out, "distractors", str(data_fold), "gt")
+            if args.split == "eval" and os.path.isdir(quiet):
+                # More distractor-only audio: it counts towards the false footsteps an hour only.
+                quiet_pred = os.path.join(work, f"model-{model_fold}", f"distractors-{data_fold}")
+                analyze(footstepctl, model, quiet, quiet_pred, extra, args.limit)
+                quiet_clips = clip_names(quiet, args.limit)
+                for key in by:
+                    total, groups = scoring.score_directory(quiet_pred, quiet, group_by=key, clips=quiet_clips,
+                                                            false_footsteps_only=True)
+                    for value, tally in groups.items():
+                        by[key][side].setdefault(value, scoring.Tally()).merge(tally)
+                pair.merge(total)
+            (unseen if side == "unseen" else seen).merge(pair)
             if side == "unseen":
-                per_fold.append((data_fold, total.figures()))
+                per_fold.append((data_fold, pair.figures()))
                 for name in clips:
                     reliability.add_clip(scoring.read_truth(os.path.join(gt, name + ".csv")),
                                          scoring.read_rows(os.path.join(pred, name + ".csv")))
@@ -180,6 +199,8 @@ def score(args):
               "per_fold": {str(k): v for k, v in per_fold}, "reliability": reliability.figures(),
               "by": {key: {side: {v: t.figures() for v, t in d.items()} for side, d in sides.items()} for key, sides in by.items()}}
     label = "lockbox" if args.lockbox else "unseen families"
+    print(f"false footsteps an hour over {result['unseen']['distractor_only_hours']:.2f} h of distractor-only audio "
+          f"({label})" + (f", {result['seen']['distractor_only_hours']:.2f} h (seen families)" if result["seen"] else ""))
     print(HEADER)
     print(figures_line(label, result["unseen"]))
     if result["seen"]:
@@ -212,6 +233,9 @@ def main():
     b.add_argument("--train-clips", type=int, default=360, help="training recordings per fold")
     b.add_argument("--randomised-train-clips", type=int, default=360,
                    help="further training recordings per fold whose sources are randomised (corpus.randomise_source)")
+    b.add_argument("--distractor-clips", type=int, default=80,
+                   help="clips without footsteps per fold and in the lockbox (distractors/<fold>), beside the "
+                        "evaluation clips' own, for the false footsteps an hour")
     b.add_argument("--wide-paths", action="store_true",
                    help="draw the randomised training recordings' floors and rooms from transmission.widen's wider "
                         "ranges (the building changes, nothing else; not the shipped recipe: docs/evaluation.md)")

@@ -125,6 +125,11 @@ class Tally:
         for g, p in pairs:
             self.confusion[steps[g][2]][predictions[p][1]] += 1
 
+    def add_false_footsteps(self, predictions, seconds):
+        """A clip without footsteps that counts towards the false footsteps an hour only (not P/R/F1, not `clips`)."""
+        self.c["distractor_seconds"] += seconds
+        self.c["distractor_false"] += len(predictions)
+
     def merge(self, other):
         self.c.update(other.c)
         for k, row in other.confusion.items():
@@ -215,9 +220,10 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
-def score_directory(pred_dir, gt_dir, group_by=None, clips=None):
+def score_directory(pred_dir, gt_dir, group_by=None, clips=None, false_footsteps_only=False):
     """Scores every clip of gt_dir (or the named `clips`); with `group_by` (a clips_meta.csv column),
-    also per value of it. Returns (Tally over all clips, {value: Tally})."""
+    also per value of it. Returns (Tally over all clips, {value: Tally}). With `false_footsteps_only`
+    the clips (all without footsteps) count towards the false footsteps an hour alone (`Tally.add_false_footsteps`)."""
     meta_path = os.path.join(os.path.dirname(os.path.normpath(gt_dir)), "clips_meta.csv")
     meta = {}
     if os.path.exists(meta_path):
@@ -231,7 +237,12 @@ def score_directory(pred_dir, gt_dir, group_by=None, clips=None):
         predictions = read_predictions(os.path.join(pred_dir, name + ".csv"))
         seconds = clip_seconds(clip_audio(gt_dir, name))
         one = Tally()
-        one.add_clip(truth, predictions, seconds)
+        if false_footsteps_only:
+            if any(not t[2].startswith("other") for t in truth):
+                raise ValueError(f"{gt_dir}/{name}.csv has footsteps: it cannot count as distractor-only audio")
+            one.add_false_footsteps(predictions, seconds)
+        else:
+            one.add_clip(truth, predictions, seconds)
         total.merge(one)
         if group_by:
             key = meta.get(name, {}).get(group_by) or name.rsplit("_", 1)[0]

@@ -8,6 +8,7 @@ impacts (`sources.split_at_gaps`): every footfall of a recording gets its own tr
 Made-up sounds (decaying noise bursts) and the synthetic backgrounds stand in for the recordings,
 which `make test` does not fetch.
 """
+import csv
 import filecmp
 import os
 import sys
@@ -80,6 +81,36 @@ class ExtendingAFoldTests(unittest.TestCase):
             self.build(out, 2)
             with self.assertRaisesRegex(ValueError, "holds 2 clips, not the 3"):
                 self.build(out, 4, first=3)
+
+
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class DistractorOnlyFoldTests(unittest.TestCase):
+    """`footstep_eval.py build`'s distractors/<fold>: clips without footsteps, drawn from seeds no other split uses."""
+
+    def test_every_clip_is_without_footsteps(self):
+        with tempfile.TemporaryDirectory() as out:
+            import corpus
+            build_fold(out, sounds("drop", 4, 2), clips=6, distractor_only_share=1.0)
+            with open(os.path.join(out, "clips_meta.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual([r["distractor_only"] for r in rows], ["1"] * 6)
+            self.assertEqual([r["steps"] for r in rows], ["0"] * 6)
+            for r in rows:
+                with open(os.path.join(out, "gt", r["clip"] + ".csv")) as f:
+                    labels = [t["label"] for t in csv.DictReader(f)]
+                self.assertTrue(labels, f"{r['clip']} has no distractors")
+                self.assertTrue(all(label.startswith("other:") for label in labels), labels)
+            self.assertEqual(corpus.clip_plan(42, 0, 1.0)[4], False)
+
+    def test_seeds_of_every_split_and_fold_differ(self):
+        import footstep_eval
+        import sources
+        seeds = [footstep_eval.fold_seed(split, k, seed)
+                 for seed in (0, 1) for k in footstep_eval.FOLDS
+                 for split in ("eval", "train", "train-randomised", "distractors")]
+        seeds += [footstep_eval.fold_seed(split, sources.LOCKBOX_FOLD, seed) for seed in (0, 1)
+                  for split in ("eval", "distractors")]
+        self.assertEqual(len(seeds), len(set(seeds)))
 
 
 @unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")

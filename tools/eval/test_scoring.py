@@ -77,6 +77,28 @@ class FigureTests(unittest.TestCase):
             self.assertAlmostEqual(f["macro_f1"], 2 * 0.5 * 1.0 / 1.5)
 
 
+    def test_more_distractor_audio_counts_towards_false_footsteps_only(self):
+        with tempfile.TemporaryDirectory() as root:
+            gt, pred, quiet, quiet_pred = (os.path.join(root, d) for d in ("gt", "pred", "quiet", "quiet-pred"))
+            for d in (gt, pred, quiet, quiet_pred):
+                os.makedirs(d)
+            write_clip(gt, pred, "walk_1", [(1.0, "heel_strike")], [(1.02, "heel_strike")])
+            write_clip(gt, pred, "quiet_1", [(2.0, "other:knock")], [(2.0, "unknown")], seconds=1800)
+            write_clip(quiet, quiet_pred, "quiet_2", [(2.0, "other:music_hit")],
+                       [(2.0, "stomping"), (3.0, "running"), (4.0, "other")], seconds=1800)
+            total, _ = scoring.score_directory(pred, gt)
+            more, _ = scoring.score_directory(quiet_pred, quiet, false_footsteps_only=True)
+            total.merge(more)
+            f = total.figures()
+            # P/R/F1 and the clip count come from the evaluation clips alone: one TP, one FP (the knock).
+            self.assertEqual((f["tp"], f["fp"], f["fn"], f["clips"]), (1, 1, 0, 2))
+            # Three false footsteps over the hour of both quiet clips: the unknown, the stomp and the run.
+            self.assertAlmostEqual(f["distractor_only_hours"], 1.0)
+            self.assertAlmostEqual(f["false_per_hour"], 3.0)
+            write_clip(quiet, quiet_pred, "walk_2", [(1.0, "running")], [])
+            with self.assertRaisesRegex(ValueError, "walk_2.csv has footsteps"):
+                scoring.score_directory(quiet_pred, quiet, false_footsteps_only=True)
+
 class ReliabilityTests(unittest.TestCase):
     def test_labels_right_and_wrong_at_their_confidence(self):
         truth = [(1.0, 1.2, "heel_strike"), (2.0, 2.2, "stomping"), (3.0, 3.2, "running"), (5.0, 5.2, "other:door")]
