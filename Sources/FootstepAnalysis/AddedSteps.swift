@@ -10,7 +10,8 @@ import FootstepDSP
 /// Each is measured from the levels of the hops after it while they are at
 /// hand (its A- and C-weighted maxima, exposure, peak and length over at
 /// most `measuredHops`), then waits here until `FrameEvidence` has heard
-/// whether the detector found it and whether it has company.
+/// whether the detector found it and whether it has company. An onset whose
+/// peak is below the onset detector's `minimumPeakDBFS` is not an impact.
 ///
 /// Storage is reserved in `init`; nothing allocates per hop.
 struct AddedSteps {
@@ -74,7 +75,9 @@ struct AddedSteps {
         }
         defer { lastMaximum = frame }
         guard frame - lastMaximum > Self.radius, frame >= hops - Self.levelHops else { return nil }
-        return Candidate(hop: frame, probability: Double(p), impact: measure(frame, background: background))
+        let impact = measure(frame, background: background)
+        guard impact.peakDBFS >= OnsetDetector.minimumPeakDBFS else { return nil }
+        return Candidate(hop: frame, probability: Double(p), impact: impact)
     }
 
     /// Keeps `candidate` waiting, unless `capacity` are.

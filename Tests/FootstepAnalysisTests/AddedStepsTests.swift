@@ -6,13 +6,14 @@ import Testing
 /// The frame step network's own onsets (`AddedSteps`): which frames are
 /// onsets, and how an onset is measured from the levels after it.
 @Suite struct AddedStepsTests {
-    static func onsets(_ values: [Int: Float], frames: Int = 80, threshold: Double = 0.5) -> [Int] {
+    /// The onsets among `values` (frame: probability) over hops whose peak is `peak`.
+    static func onsets(_ values: [Int: Float], frames: Int = 80, threshold: Double = 0.5, peak: Float = 0.01) -> [Int] {
         var probabilities = [Float](repeating: 0, count: 1024)
         for (frame, p) in values { probabilities[frame] = p }
         var steps = AddedSteps(threshold: threshold, hopFrames: 160, sampleRate: 16_000, calibrationOffset: 0)
         var found: [Int] = []
         for frame in 0..<frames {
-            steps.record(BlockLevels())
+            steps.record(BlockLevels(peak: peak))
             let judged = frame - AddedSteps.radius
             if judged >= 0, steps.onset(frame: judged, probabilities: probabilities, background: -60) != nil {
                 found.append(judged)
@@ -30,6 +31,17 @@ import Testing
             60: 0.45,  // below the threshold
         ])
         #expect(found == [2, 20, 40, 52])
+    }
+
+    /// In digital silence, or where only the least significant bits toggle
+    /// (a peak of one 16-bit step, −90.3 dBFS), the network's onsets are not
+    /// impacts; at two steps (the detector's `minimumPeakDBFS`) they are.
+    @Test func anOnsetWhosePeakIsBelowTheDetectorsMinimumIsNotAnImpact() {
+        let values: [Int: Float] = [10: 0.9, 30: 0.8]
+        #expect(Self.onsets(values, peak: 0).isEmpty)
+        #expect(Self.onsets(values, peak: 1 / 32768).isEmpty)
+        #expect(Self.onsets(values, peak: 2 / 32768) == [10, 30])
+        #expect(abs(OnsetDetector.minimumPeakDBFS - 20 * log10(2.0 / 32768)) < 0.01)
     }
 
     @Test func anOnsetIsMeasuredFromTheLevelsOfTheHopsAfterIt() throws {

@@ -89,4 +89,31 @@ struct DenseImpactDetectionTests {
         #expect(extra.isEmpty, "second onsets at \(extra)")
         #expect(onsets.allSatisfy { onset in found.contains { abs($0 - onset) <= 0.05 } }, "found \(found)")
     }
+    /// Digital silence with the least significant bits toggling in bursts (a
+    /// noise gate opening on nothing, a quiet background high-passed away): no
+    /// impacts. Over a floor of nothing each burst rises far; no impact peaks
+    /// below two 16-bit steps (`OnsetDetector.minimumPeakDBFS`).
+    @Test func theLeastSignificantBitsTogglingInSilenceAreNotImpacts() throws {
+        let step: Float = 1 / 32768
+        var rng = SeededRandom(seed: 11)
+        var signal = [Float](repeating: 0, count: Int(30 * Self.rate))
+        for burst in 0..<40 {
+            let start = Int((0.5 + 0.7 * Double(burst)) * Self.rate)
+            for i in start..<(start + Int(0.15 * Self.rate)) { signal[i] = step * Float(Int.random(in: -1...1, using: &rng)) }
+        }
+        let found = try Self.onsets(of: signal)
+        #expect(found.isEmpty, "\(found.count) impacts in the toggling of the last bit: \(found.prefix(5))")
+    }
+
+    /// The minimum costs no quiet impact that is there: thuds peaking at about
+    /// −50 dBFS, 5 s apart in digital silence, are each detected once.
+    @Test func quietThudsInDigitalSilenceAreStillDetected() throws {
+        let onsets = (0..<6).map { 2 + 5 * Double($0) }
+        let signal = Self.mix(
+            seconds: 32, noise: 0, impacts: onsets.map { ($0, Self.thud(ring: 0.3, amplitude: 0.002)) }, seed: 5)
+        let found = try Self.onsets(of: signal)
+        let missed = onsets.filter { onset in !found.contains { abs($0 - onset) <= 0.05 } }
+        #expect(missed.isEmpty, "missed \(missed) of \(onsets); found \(found)")
+        #expect(found.count == onsets.count, "\(found)")
+    }
 }

@@ -107,6 +107,14 @@ public struct OnsetDetector: ~Copyable {
     /// small rises in several narrow bands.
     static let lowWideBands: [(Double, Double)] = [(40, 160)]
 
+    /// No impact is quieter than this peak: two 16-bit steps (2 × 2⁻¹⁵ of full
+    /// scale, −84.3 dBFS). Below it is the least significant bits' toggling, not
+    /// a sound: in digital silence (a noise gate, a microphone's noise
+    /// suppression, a quiet background high-passed away) that toggling rises
+    /// far above a floor of nothing and would be taken for impacts.
+    public static let minimumPeakDBFS = 20 * log10(Double(minimumPeak))
+    private static let minimumPeak: Float = 2.0 / 32768
+
     public init(configuration: OnsetDetectorConfiguration) throws(DSPError) {
         try configuration.validate()
         let rate = configuration.sampleRate
@@ -187,7 +195,7 @@ public struct OnsetDetector: ~Copyable {
         var ended = EndedEvents()
         if let event = openEvent {
             openEvent = nil
-            ended.append(makeEvent(event, endFrame: history.endFrame))
+            end(event, at: history.endFrame, into: &ended)
         }
         return ended
     }
@@ -271,7 +279,7 @@ public struct OnsetDetector: ~Copyable {
                 return
             }
             openEvent = nil
-            ended.append(makeEvent(event, endFrame: onset))
+            end(event, at: onset, into: &ended)
         }
         if let previousOnset, onset - previousOnset < minimumInterOnsetFrames { return }
         var event = OpenEvent(
@@ -304,10 +312,16 @@ public struct OnsetDetector: ~Copyable {
         if event.quietFrames >= Self.endHoldFrames || duration >= configuration.maximumEventDuration {
             let end = history.endFrame - Int64(event.quietFrames * hopFrames)
             openEvent = nil
-            ended.append(makeEvent(event, endFrame: max(end, event.onsetFrame + Int64(hopFrames))))
+            self.end(event, at: max(end, event.onsetFrame + Int64(hopFrames)), into: &ended)
         } else {
             openEvent = event
         }
+    }
+
+    /// Hands on `event`, ended at `endFrame`, unless its peak is below `minimumPeakDBFS`.
+    private func end(_ event: OpenEvent, at endFrame: Int64, into ended: inout EndedEvents) {
+        guard event.peak >= Self.minimumPeak else { return }
+        ended.append(makeEvent(event, endFrame: endFrame))
     }
 
     private func makeEvent(_ event: OpenEvent, endFrame: Int64) -> ImpactEvent {
