@@ -12,8 +12,10 @@ import Testing
 /// finds, with the labels it ends with, including the events the kill caught
 /// in memory and the labels it left unsettled (start-up recovery analyses the
 /// tail of the audio after the last stored event). A kill can land after an
-/// event was stored and before its audio reached the file; such an event (onset
-/// in the last 0.5 s of the recovered audio) is counted apart, at most one a kill.
+/// event was stored and before its audio left the encoder; such an event (onset
+/// in the last 0.5 s of the recovered audio) is counted apart, at most one a
+/// kill; one that runs past the audio lies in the gap without audio that
+/// start-up records for it.
 @Suite("Events after a SIGKILL", .serialized)
 struct DaemonKillRecoveryTests {
     @Test(.enabled(if: DaemonTestSupport.footstepdPath != nil, "footstepd is not built"))
@@ -43,6 +45,7 @@ struct DaemonKillRecoveryTests {
         var matched = 0
         var storedOnly = 0
         var cutByKill = 0
+        var lostGaps = 0
         var recovered = 0
         var relabelled = 0
         var otherLabel = 0
@@ -60,8 +63,10 @@ struct DaemonKillRecoveryTests {
             levelSeconds += try database.levels(session: session.id!).items.reduce(0) { $0 + $1.seconds }
             var found: [(frame: Int64, label: String)] = []
             var audioEnd: Int64 = 0
+            var audioEndsAt = session.startedAt
             for file in try database.audioFiles(session: session.id!) {
                 audioEnd = max(audioEnd, file.startFrame + Int64(file.frames))
+                audioEndsAt = max(audioEndsAt, file.endsAt)
                 audioSeconds += Double(file.frames) / Double(file.sampleRate)
                 let result = try FileAnalysis.analyse(path: file.path, configuration: AnalysisConfiguration())
                 found += result.events.map { (file.startFrame + $0.onsetFrame, $0.label) }
@@ -77,11 +82,22 @@ struct DaemonKillRecoveryTests {
                 }
             }
             // The kill can land after an event was stored and before the audio it lies in
-            // reached the file: an event whose onset is within the last half second of the
-            // recovered audio cannot be found in it. Those are counted apart, at most one a kill.
+            // left the encoder: an event whose onset is within the last half second of the
+            // recovered audio cannot be found in it. Those are counted apart, at most one a
+            // kill; each that runs past the audio lies in the gap start-up records for it.
             let tail = audioEnd - Int64(0.5 * Double(session.sampleRate))
-            cutByKill += unmatched.filter { $0.frameOffset >= tail }.count
+            let cut = unmatched.filter { $0.frameOffset >= tail }
+            cutByKill += cut.count
             storedOnly += unmatched.filter { $0.frameOffset < tail }.count
+            let lost = try database.gaps(session: session.id!).filter { $0.reason == StartupRecovery.lostAudioReason }
+            for event in cut {
+                let end = event.timestamp.addingTimeInterval(event.measurements.duration)
+                guard end > audioEndsAt else { continue }
+                #expect(
+                    lost.contains { $0.startedAt < end && $0.endedAt >= end },
+                    "event at frame \(event.frameOffset) runs past the audio and no gap records it")
+            }
+            lostGaps += lost.count
             // Every footstep less than 1.5 s from another belongs to a bout, the one the kill
             // left open too.
             let footsteps = stored.filter { $0.currentKind == .footstep }.sorted { $0.frameOffset < $1.frameOffset }
@@ -94,7 +110,7 @@ struct DaemonKillRecoveryTests {
                 if step.boutId != nil { inBouts += 1 }
             }
         }
-        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found (\(cutByKill) more in the last 0.5 s of the audio a kill cut); \(recovered) recovered and \(relabelled) labels settled at start-up; \(inBouts) of the \(inWalks) footsteps in walks in a bout; level intervals cover \(String(format: "%.2f", levelSeconds)) s of \(String(format: "%.2f", audioSeconds)) s of audio")
+        print("after \(kills) SIGKILLs: \(analysed) events in a clean analysis of the recovered audio, \(matched) stored (\(otherLabel) with another label), \(storedOnly) stored but not found (\(cutByKill) more in the last 0.5 s of the audio a kill cut, \(lostGaps) gaps recorded for audio the kills lost); \(recovered) recovered and \(relabelled) labels settled at start-up; \(inBouts) of the \(inWalks) footsteps in walks in a bout; level intervals cover \(String(format: "%.2f", levelSeconds)) s of \(String(format: "%.2f", audioSeconds)) s of audio")
         #expect(analysed > 100)
         // How many events a kill catches in memory depends on the moment (often none, now that
         // events are stored as they leave the pipeline); TailRecoveryTests checks the recovery itself.

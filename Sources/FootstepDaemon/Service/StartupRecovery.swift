@@ -19,6 +19,10 @@ import Logging
 ///    ``BoutRecovery`` stores the gait bouts it left open;
 /// 4. ends every session left `recording`/`paused` as `interrupted` at the end
 ///    of its last written data (taking the repaired files' true ends into account);
+///    where its events or level intervals reach past its audio, records that
+///    stretch as a gap without audio (``lostAudioReason``): the analysis had
+///    the audio, the disk did not (the encoder's last block at a kill, up to
+///    the sync interval at a power cut), and reports say so;
 /// 5. gives the interrupted sessions' events their clips: a clip file written
 ///    but not recorded is recorded, a missing one is cut from the rolling files.
 public struct StartupRecovery {
@@ -39,6 +43,9 @@ public struct StartupRecovery {
         public var recoveredLevels: [Int64: Int] = [:]
         /// Gait bouts the interruption left open, stored at start-up, by session.
         public var recoveredBouts: [Int64: Int] = [:]
+        /// Seconds at the end of each interrupted session that its stored data
+        /// reach and its audio does not, recorded as a gap; by session.
+        public var lostAudio: [Int64: Double] = [:]
     }
 
     let database: FootstepDatabase
@@ -122,11 +129,38 @@ public struct StartupRecovery {
         report.interruptedSessions = try database.closeInterruptedSessions { ends[$0.id!] }
         for id in report.interruptedSessions {
             logger.notice("session \(id) was interrupted (crash or power loss); closed", metadata: ["footstep.session": "\(id)"])
+            if let seconds = try recordLostAudio(session: id) { report.lostAudio[id] = seconds }
         }
         if let clipDirectory, !report.interruptedSessions.isEmpty {
             report.recoveredClips = recoverClips(sessions: report.interruptedSessions, clipDirectory: clipDirectory)
         }
         return report
+    }
+
+    /// The reason of the gap an interruption leaves where the stored data outran the audio on disk.
+    public static let lostAudioReason =
+        "interrupted: analysed, but its audio was not on disk when the daemon stopped"
+
+    /// Records as a gap the end of an interrupted session that its events or
+    /// level intervals cover and its audio files do not (from the later of the
+    /// audio's end and the session's last gap, to the session's end); returns
+    /// its seconds, or nil when the audio reaches the end (within 10 ms).
+    private func recordLostAudio(session id: Int64) throws -> Double? {
+        guard let session = try database.session(id)?.session, let end = session.endedAt else { return nil }
+        let audioEnd = try database.audioFiles(session: id).map(\.endsAt).max() ?? session.startedAt
+        let start = try ([audioEnd] + database.gaps(session: id).map(\.endedAt)).max()!
+        let seconds = end.timeIntervalSince(start)
+        guard seconds > 0.01 else { return nil }
+        try database.addGap(sessionId: id, from: start, to: end, reason: Self.lostAudioReason)
+        // Events reaching into it: no event lasts a minute.
+        let minuteBefore = Int64(max(0, start.timeIntervalSince(session.startedAt) - 60) * Double(session.sampleRate))
+        let events = try database.events(session: id, fromFrame: minuteBefore).filter {
+            $0.timestamp.addingTimeInterval($0.measurements.duration) > start
+        }.count
+        logger.warning(
+            "session \(id): its last \(String(format: "%.2f", seconds)) s were analysed but their audio had not reached the disk (\(events) events reach into them); recorded as a gap without audio",
+            metadata: ["footstep.session": "\(id)"])
+        return seconds
     }
 
     /// Temporary files of a repair that was itself interrupted.
