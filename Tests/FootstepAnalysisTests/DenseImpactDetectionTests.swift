@@ -89,6 +89,7 @@ struct DenseImpactDetectionTests {
         #expect(extra.isEmpty, "second onsets at \(extra)")
         #expect(onsets.allSatisfy { onset in found.contains { abs($0 - onset) <= 0.05 } }, "found \(found)")
     }
+
     /// Digital silence with the least significant bits toggling in bursts (a
     /// noise gate opening on nothing, a quiet background high-passed away): no
     /// impacts. Over a floor of nothing each burst rises far; no impact peaks
