@@ -129,7 +129,11 @@ public struct StartupRecovery {
         report.interruptedSessions = try database.closeInterruptedSessions { ends[$0.id!] }
         for id in report.interruptedSessions {
             logger.notice("session \(id) was interrupted (crash or power loss); closed", metadata: ["footstep.session": "\(id)"])
-            if let seconds = try recordLostAudio(session: id) { report.lostAudio[id] = seconds }
+            do {
+                if let seconds = try recordLostAudio(session: id) { report.lostAudio[id] = seconds }
+            } catch {
+                logger.error("session \(id): the audio the interruption lost could not be recorded as a gap: \(error)")
+            }
         }
         if let clipDirectory, !report.interruptedSessions.isEmpty {
             report.recoveredClips = recoverClips(sessions: report.interruptedSessions, clipDirectory: clipDirectory)
