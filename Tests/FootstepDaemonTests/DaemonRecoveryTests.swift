@@ -92,7 +92,8 @@ struct DaemonRecoveryTests {
         let report = try StartupRecovery(database: database, audioDirectory: audio, logger: DaemonTestSupport.quietLogger)
             .run()
         #expect(report.interruptedSessions.sorted() == sessions)
-        // 78,992 / 16,000 + 0.238 = 5.175 s (times whole milliseconds, as the store keeps them); the audio ends at 5 s, the device's gap at 5.1 s.
+        // 78,992 / 16,000 + 0.238 = 5.175 s (whole milliseconds, as the store keeps times);
+        // the audio ends at 5 s, the device's gap at 5.1 s.
         let lost = try #require(report.lostAudio[sessions[0]])
         #expect(abs(lost - 0.075) < 1e-6)
         #expect(report.lostAudio[sessions[1]] == nil)

@@ -13,7 +13,6 @@ rise (activity running through the whole window is not a first contact). Nothing
     python3 tools/eval/first_contact_study.py --predictions DIR [--split train] [--out /tmp/footstep-eval]
 """
 import argparse
-import csv
 import glob
 import os
 import sys
@@ -75,7 +74,6 @@ def main():
         for path in sorted(glob.glob(os.path.join(pred_dir, "*.csv"))):
             name = os.path.basename(path)[:-4]
             truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-            rows = scoring.read_rows(path)
             audio = scoring.clip_audio(gt, name)
             seconds = scoring.clip_seconds(audio)
             steps = [t for t, _, label in truth if not label.startswith("other")]
