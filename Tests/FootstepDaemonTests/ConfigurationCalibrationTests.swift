@@ -83,8 +83,8 @@ struct KilledSessionReportTests {
             directory = "\(directory.appending("reports"))"
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let started = Date()
-        let (pid, _) = try DaemonTestSupport.spawnFootstepd(
-            ["--config", config, "--source", "demo:walking:seed=4,duration=3600", "--speed", "4"], captureStandardError: false)
+        let pid = try DaemonTestSupport.spawnReadyFootstepd(
+            ["--config", config, "--source", "demo:walking:seed=4,duration=3600", "--speed", "4"], in: directory.path)
         usleep(3_000_000)
         kill(pid, SIGKILL)
         #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)

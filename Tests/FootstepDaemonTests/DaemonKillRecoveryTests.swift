@@ -26,10 +26,10 @@ struct DaemonKillRecoveryTests {
         let kills = ProcessInfo.processInfo.environment["FOOTSTEPD_TEST_KILLS"].flatMap(Int.init) ?? 5
         var random = SeededRandom(seed: 17)
         for round in 0..<kills {
-            let (pid, _) = try DaemonTestSupport.spawnFootstepd(
+            let pid = try DaemonTestSupport.spawnReadyFootstepd(
                 ["--state-dir", state, "--source", "demo:mixed:seed=\(round),duration=3600", "--speed", "8"],
-                captureStandardError: false)
-            // A blocking sleep on purpose: the kill must not wait for a cooperative thread.
+                in: directory.path)
+            // Capturing from here. A blocking sleep on purpose: the kill must not wait for a cooperative thread.
             usleep(UInt32((2 + Double(random.next() % 1000) / 1000) * 1_000_000))
             kill(pid, SIGKILL)
             #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)

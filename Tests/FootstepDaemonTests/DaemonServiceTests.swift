@@ -15,6 +15,8 @@ extension SystemdNotifierTests {
         let directory = try TemporaryDirectory()
         let (samples, truth, rate) = try DaemonTestSupport.render("walking:seed=101,duration=20,snr=14,spread=4,ceiling=on")
         let pcm = try ALSAFilePluginPCM(samples: samples, in: directory.path)
+        // 20 s of audio in one file.
+        await DaemonTestSupport.waitClearOfAudioRoll(margin: 30)
         let socket = try NotifySocket(directory: directory.path)
         setenv("NOTIFY_SOCKET", socket.path, 1)
         setenv("WATCHDOG_USEC", "1000000", 1)
@@ -191,12 +193,14 @@ struct DaemonServiceTests {
         try "[recording]\naudio_format = \"\(format)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let state = directory.appending("state")
         let kills = 3
+        // Three sessions at 4x, each under 10 s, each in one file.
+        await DaemonTestSupport.waitClearOfAudioRoll(margin: 60, speed: 4)
         for round in 0..<kills {
-            let (pid, _) = try DaemonTestSupport.spawnFootstepd(
+            let pid = try DaemonTestSupport.spawnReadyFootstepd(
                 ["--config", config, "--state-dir", state, "--source", "demo:walking:seed=\(round),duration=3600", "--speed", "4"],
-                captureStandardError: false)
-            // A blocking sleep on purpose: the kill must not wait for a cooperative thread (the
-            // child inherits descriptors other tests may be reading to EOF).
+                in: directory.path)
+            // Capturing from here. A blocking sleep on purpose: the kill must not wait for a
+            // cooperative thread (the child inherits descriptors other tests may be reading to EOF).
             usleep(UInt32((2.5 + 0.3 * Double(round)) * 1_000_000))
             kill(pid, SIGKILL)
             #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)
@@ -220,8 +224,8 @@ struct DaemonServiceTests {
                 #expect(file.closedAt != nil)
                 let decoded = try #require(DaemonTestSupport.decodedFrames(file.path))
                 #expect(decoded == file.frames)
-                // At 4x for >= 2.5 s: seconds of audio survived, up to the last sync (about 10 s
-                // on an idle machine; 3 s seen with two builds running beside the tests).
+                // At 4x for >= 2.5 s after READY: seconds of audio survived, up to the last sync
+                // (about 10 s on an idle machine).
                 #expect(decoded >= 2 * 16000, "\(file.path): \(decoded) frames")
                 #expect(file.sha256 == (try FileChecksum.sha256(ofFileAt: file.path)))
                 // The interrupted session ends where its audio ends.

@@ -1,5 +1,6 @@
 import CSndfile
 import FootstepAudio
+import FootstepConfiguration
 import FootstepCore
 import FootstepDaemon
 import FootstepStore
@@ -57,6 +58,18 @@ enum DaemonTestSupport {
         if untilMidnight < margin { try? await Task.sleep(for: .seconds(untilMidnight + 1)) }
     }
 
+    /// Waits until the next audio file roll (`recording.roll_interval`'s
+    /// default, aligned to midnight UTC) lies beyond what a test records in
+    /// `margin` seconds at `speed` times real time, for a test that expects
+    /// one file a session: at the boundary the daemon starts a new file, as
+    /// it should.
+    static func waitClearOfAudioRoll(margin: Double, speed: Double = 1) async {
+        let interval = DaemonConfiguration().recording.rollInterval
+        let now = Date().timeIntervalSince1970
+        let untilRoll = ((now / interval).rounded(.down) + 1) * interval - now
+        if untilRoll < margin * speed { try? await Task.sleep(for: .seconds(untilRoll + 1)) }
+    }
+
     static func integrityCheck(_ database: FootstepDatabase) throws -> String? {
         try database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
     }
@@ -85,8 +98,12 @@ enum DaemonTestSupport {
 
     /// Starts footstepd with posix_spawn (Foundation's Process deadlocks in
     /// waitUntilExit when several tests spawn at once on Linux). stderr goes
-    /// to the returned descriptor (or /dev/null), stdout to /dev/null.
-    static func spawnFootstepd(_ arguments: [String], captureStandardError: Bool) throws -> (pid: pid_t, standardError: Int32?) {
+    /// to the returned descriptor (or /dev/null), stdout to /dev/null. With
+    /// `notifySocket`, the child's `NOTIFY_SOCKET` is that path (never the
+    /// test process's own).
+    static func spawnFootstepd(
+        _ arguments: [String], captureStandardError: Bool, notifySocket: String? = nil
+    ) throws -> (pid: pid_t, standardError: Int32?) {
         var pipeEnds: [Int32] = [-1, -1]
         if captureStandardError {
             guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EIO) }
@@ -106,7 +123,7 @@ enum DaemonTestSupport {
         }
         let environment = ProcessInfo.processInfo.environment
             .filter { $0.key != "NOTIFY_SOCKET" && $0.key != "JOURNAL_STREAM" && !$0.key.hasPrefix("WATCHDOG_") }
-            .map { "\($0.key)=\($0.value)" }
+            .map { "\($0.key)=\($0.value)" } + (notifySocket.map { ["NOTIFY_SOCKET=\($0)"] } ?? [])
         let argv = ([footstepdPath!] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
@@ -118,6 +135,28 @@ enum DaemonTestSupport {
         if captureStandardError { close(pipeEnds[1]) }
         guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
         return (pid, captureStandardError ? pipeEnds[0] : nil)
+    }
+
+    /// Starts footstepd (stderr to /dev/null) and returns once it has told
+    /// its notification socket `READY=1`: capture and store are up, so what
+    /// it records from then on does not depend on how long start-up took on
+    /// a loaded machine. Throws when it is not ready within `timeout` seconds
+    /// (the process is then killed).
+    static func spawnReadyFootstepd(_ arguments: [String], in directory: String, timeout: Double = 120) throws -> pid_t {
+        let socket = try NotifySocket(directory: directory)
+        let (pid, _) = try spawnFootstepd(arguments, captureStandardError: false, notifySocket: socket.path)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while let message = socket.receive(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if message.split(separator: "\n").contains("READY=1") { return pid }
+        }
+        kill(pid, SIGKILL)
+        _ = wait(pid)
+        throw NotReady(seconds: timeout)
+    }
+
+    struct NotReady: Error, CustomStringConvertible {
+        var seconds: Double
+        var description: String { "footstepd sent no READY=1 within \(seconds) s" }
     }
 
     /// Waits for `pid`; returns its exit code, or 128 + signal.
