@@ -58,10 +58,12 @@ public struct AnalysisConfiguration: Sendable, Equatable {
 
     /// The longest time, seconds, from an impact's onset to the revision that
     /// settles its provisional report: the gait context's hold, or the frame
-    /// network's wait (`FrameEvidence.maximumDelay`: its look-ahead, and a
-    /// rescue's wait for company) when that is longer; none with neither.
+    /// network's wait (`FrameEvidence.maximumSettlementDelay`: its
+    /// look-ahead, a rescue's wait for company or the decision's window, and
+    /// the revisions queued before it) when that is longer; none with neither.
     public var maximumSettlementDelay: Double {
-        frameNetwork ? max(gaitSettlementDelay, FrameEvidence.maximumDelay(settledDelay: gaitSettlementDelay))
+        frameNetwork
+            ? max(gaitSettlementDelay, FrameEvidence.maximumSettlementDelay(settledDelay: gaitSettlementDelay))
             : gaitSettlementDelay
     }
 

@@ -46,24 +46,38 @@ import FootstepDSP
 /// detection is rescued or vetoed as above, with the trees' probability in
 /// place of the network's; an added step follows the nearest footstep
 /// within the window as above, or with none there the nearest one
-/// remembered: the walker's type).
+/// remembered: the walker's type). With a second look
+/// (``FrameDecision/hasSecondLook``) the trees first look at each candidate
+/// as soon as its window has been heard, and judge it `FrameDecision.window`
+/// later, once every candidate within the window has had its first look: a
+/// step among steps the first look took for steps is more likely one.
 ///
 /// Storage is reserved in `init`; `process` and `accept` do not allocate.
 struct FrameEvidence: ~Copyable {
     /// How far from an onset (hops, each side) the network's probability counts.
     static let reach = 5
-    /// Hops of probabilities kept (10.24 s): more than the longest a settlement comes after its event.
-    static let memoryHops = 1024
+    /// Hops of probabilities kept (20.48 s): more than the longest a decision comes after its event
+    /// (`maximumSettlementDelay` for the longest `settledDelay`, 4.65 s, is 14.9 s).
+    static let memoryHops = 2048
     static let capacity = 256
     /// The longest look-ahead a model may have (hops: `FootstepModel.validate`).
     static let maximumLookahead = FootstepModel.FrameNetwork.maximumLookahead
-    /// The longest time, seconds, after its onset an event waits here, or an
-    /// added step is reported, when the gait context settles an event at
-    /// most `settledDelay` after its onset: the network's look-ahead, `reach`
-    /// (an onset's `AddedSteps.radius` is less), a hop, and the wait for
-    /// company.
+    /// The longest time, seconds, after its onset an added step is
+    /// reported, or an event is judged, when the gait context settles an
+    /// event at most `settledDelay` after its onset: the network's
+    /// look-ahead, `reach` (an onset's `AddedSteps.radius` is less), two
+    /// hops, the wait for company (at most `maximumCompany`; a decision's
+    /// window is less) and a second look's `FrameDecision.window`.
     static func maximumDelay(settledDelay: Double) -> Double {
-        Double(maximumLookahead + reach + 1) / 100 + FootstepModel.FrameNetwork.maximumCompany + settledDelay
+        Double(maximumLookahead + reach + 2) / 100 + FootstepModel.FrameNetwork.maximumCompany + FrameDecision.window
+            + settledDelay
+    }
+    /// The longest time, seconds, after its onset a settlement or revision
+    /// leaves here: revisions leave in the order they came, so one waits
+    /// behind a later event reported before the gait context settled it,
+    /// whose onset is at most `settledDelay` later.
+    static func maximumSettlementDelay(settledDelay: Double) -> Double {
+        maximumDelay(settledDelay: settledDelay) + settledDelay
     }
     /// A detection this close (100 ms, the scorer's tolerance) to one of the network's onsets is that step.
     static let sameStepSeconds = 0.1
@@ -98,6 +112,7 @@ struct FrameEvidence: ~Copyable {
     /// reported by the gait context, its length and what the network made of it.
     private struct Recent {
         var onsetFrame: Int64
+        var kind: EventKind
         var types: TypeProbabilities
         var confidence: Double
         var durationSeconds: Double
@@ -109,8 +124,20 @@ struct FrameEvidence: ~Copyable {
     private var network: FrameStepNetwork
     /// The learned decision, when the model has one (the rules below are then unused).
     private var trees: FrameDecision?
-    /// Its features, formed here for each candidate.
+    /// Its features, formed here for each candidate (`FrameDecision.secondFeatureNames`;
+    /// the first look reads the first `featureNames.count`).
     private var features: [Double]
+    /// With a second look: the first look of each recent candidate, by the
+    /// onset frame it is known by, at `time` (seconds; a network onset's hop).
+    private var firstLooks: [(onsetFrame: Int64, time: Double, probability: Double)] = []
+    /// The latest onset frame of a detection, and hop of a network onset, given a first look.
+    private var lookedDetection: Int64 = -1
+    private var lookedOnset = -1
+    /// The times of the first-look footsteps near a candidate, for `FrameDecision.beatMiss`.
+    private var beatTimes: [Double] = []
+    /// Hops after an onset until every detection and network onset within
+    /// the window could have been reported: its first look is taken then.
+    private let firstLookHops: Int
     private let rescue: Float
     private let veto: Float
     /// `company` in frames (nil: a rescue needs none).
@@ -156,7 +183,7 @@ struct FrameEvidence: ~Copyable {
     ) {
         network = FrameStepNetwork(model: model)
         trees = decision
-        features = [Double](repeating: 0, count: FrameDecision.featureNames.count)
+        features = [Double](repeating: 0, count: FrameDecision.secondFeatureNames.count)
         rescue = Float(model.rescue)
         veto = Float(model.veto)
         self.hopFrames = hopFrames
@@ -169,8 +196,11 @@ struct FrameEvidence: ~Copyable {
         let hopsPerSecond = sampleRate / Double(hopFrames)
         // A decision also counts the network's onsets in the window: each is
         // known `AddedSteps.radius` hops after its frame.
-        companyWaitHops = Int((((company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
+        firstLookHops = Int((((company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
             + (decision == nil ? 0 : AddedSteps.radius + 1)
+        // A second look waits until every candidate within the window after has had its first.
+        companyWaitHops = firstLookHops
+            + (decision?.hasSecondLook == true ? Int((FrameDecision.window * hopsPerSecond).rounded(.up)) + 1 : 0)
         let onsetThreshold = decision == nil ? model.add : Double(FrameDecision.onsetFloor)
         added = onsetThreshold.map { [hopFrames] in
             AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
@@ -181,6 +211,8 @@ struct FrameEvidence: ~Copyable {
         footsteps.reserveCapacity(Self.capacity)
         followers.reserveCapacity(Self.capacity)
         onsets.reserveCapacity(Self.capacity)
+        firstLooks.reserveCapacity(Self.capacity)
+        beatTimes.reserveCapacity(Self.capacity)
     }
 
     /// Runs the network on one hop, given as its `FramePicture` column
@@ -208,6 +240,7 @@ struct FrameEvidence: ~Copyable {
             }
             added = steps
         }
+        if trees?.hasSecondLook == true { takeFirstLooks() }
         release(output: output, final: false)
         releaseAdded(output: output, final: false)
     }
@@ -350,20 +383,22 @@ struct FrameEvidence: ~Copyable {
         // A settled event was remembered when it was reported provisionally.
         if let index = recent.lastIndex(where: { $0.onsetFrame == event.onsetFrame }) {
             (recent[index].types, recent[index].confidence) = (event.typeProbabilities, event.confidence)
+            recent[index].kind = event.kind
             recent[index].durationSeconds = event.duration
             return
         }
         if recent.count == Self.capacity { recent.removeFirst() }
         recent.append(
             Recent(
-                onsetFrame: event.onsetFrame, types: event.typeProbabilities, confidence: event.confidence,
-                durationSeconds: event.duration))
+                onsetFrame: event.onsetFrame, kind: event.kind, types: event.typeProbabilities,
+                confidence: event.confidence, durationSeconds: event.duration))
     }
 
     /// Keeps the confidence of the gait context's new label of a recent event.
     private mutating func relabel(_ revision: TypeRevision) {
         guard let index = recent.lastIndex(where: { $0.onsetFrame == revision.onsetFrame }) else { return }
         recent[index].confidence = revision.confidence
+        recent[index].kind = revision.kind
     }
 
     /// Records one of the gait context's footsteps, or its new type.
@@ -445,7 +480,21 @@ struct FrameEvidence: ~Copyable {
     /// The learned decision's probability that the candidate at `onsetFrame`
     /// (hop `centre`) is a footstep: a detection labelled `kind`, as
     /// `detection` last had it, or (nil) one of the network's onsets.
+    /// With a second look, the second look's probability: the candidate's
+    /// first look (`firstLooks`, or taken now) with the first looks around it.
     private mutating func judge(_ onsetFrame: Int64, centre: Int, detection: Recent?, kind: EventKind) -> Double {
+        let first = firstLook(onsetFrame, centre: centre, detection: detection, kind: kind)
+        guard var trees = self.trees.take() else { return 0 }
+        defer { self.trees = trees }
+        guard trees.hasSecondLook else { return first }
+        let time = detection == nil ? Double(centre * hopFrames) / sampleRate : Double(onsetFrame) / sampleRate
+        let own = firstLooks.last { $0.onsetFrame == onsetFrame }?.probability ?? first
+        formSecondLook(at: time, own: own)
+        return trees.secondProbability(of: features)
+    }
+
+    /// The first look at a candidate (`judge`'s arguments), its features left in `features`.
+    private mutating func firstLook(_ onsetFrame: Int64, centre: Int, detection: Recent?, kind: EventKind) -> Double {
         guard var trees = self.trees.take() else { return 0 }
         defer { self.trees = trees }
         let footstep = detection != nil && kind == .footstep
@@ -458,6 +507,56 @@ struct FrameEvidence: ~Copyable {
         features[5] = detection?.durationSeconds ?? 0
         formContext(of: onsetFrame)
         return trees.probability(of: features)
+    }
+
+    /// Takes the first look at every detection and network onset whose
+    /// window has been heard (`firstLookHops`), in onset order, into `firstLooks`.
+    private mutating func takeFirstLooks() {
+        var start = recent.endIndex
+        while start > recent.startIndex, recent[start - 1].onsetFrame > lookedDetection { start -= 1 }
+        for index in start..<recent.endIndex {
+            let event = recent[index]
+            let centre = Int((Double(event.onsetFrame) / Double(hopFrames)).rounded())
+            guard centre + firstLookHops < judged else { break }
+            let p = firstLook(event.onsetFrame, centre: centre, detection: event, kind: event.kind)
+            keepFirstLook(event.onsetFrame, time: Double(event.onsetFrame) / sampleRate, p)
+            lookedDetection = event.onsetFrame
+        }
+        guard let steps = added else { return }
+        for candidate in steps.candidates where candidate.hop > lookedOnset {
+            guard candidate.hop + firstLookHops < judged else { break }
+            lookedOnset = candidate.hop
+            let onsetFrame = candidate.impact.onsetFrame
+            guard !detected(near: onsetFrame) else { continue }
+            let p = firstLook(onsetFrame, centre: candidate.hop, detection: nil, kind: .other)
+            keepFirstLook(onsetFrame, time: Double(candidate.hop * hopFrames) / sampleRate, p)
+        }
+    }
+
+    private mutating func keepFirstLook(_ onsetFrame: Int64, time: Double, _ probability: Double) {
+        if firstLooks.count == Self.capacity { firstLooks.removeFirst() }
+        firstLooks.append((onsetFrame, time, probability))
+    }
+
+    /// Features 12–15 (`FrameDecision.secondFeatureNames`) of the candidate
+    /// at `time` whose first look is `own`: the first looks of the other
+    /// candidates within `FrameDecision.window` of it.
+    private mutating func formSecondLook(at time: Double, own: Double) {
+        var count = 0.0
+        var sum = 0.0
+        beatTimes.removeAll(keepingCapacity: true)
+        for look in firstLooks {
+            let gap = abs(look.time - time)
+            guard gap > FrameDecision.selfSeconds, gap <= FrameDecision.window else { continue }
+            count += 1
+            sum += look.probability
+            if look.probability >= FrameDecision.firstFootstep { beatTimes.append(look.time) }
+        }
+        let base = FrameDecision.featureNames.count
+        features[base] = own
+        features[base + 1] = Double(beatTimes.count)
+        features[base + 2] = count > 0 ? sum / count : 0
+        features[base + 3] = FrameDecision.beatMiss(time, beatTimes)
     }
 
     /// Features 6–11 (`FrameDecision.featureNames`): the gait context's

@@ -112,11 +112,31 @@ public struct FootstepModel: Sendable, Codable {
             /// The features the trees were trained on, in order: they must be
             /// `FrameDecision.featureNames`.
             public var features: [String]
+            /// With it, `threshold` applies to a second look: trees that see
+            /// the candidate's first look beside the first looks of the
+            /// candidates within 2 s of it (2 s later than the first).
+            public var secondLook: SecondLook?
 
-            public init(trees: TreeEnsemble, threshold: Double, features: [String] = FrameDecision.featureNames) {
+            /// Trees (one logit: a footstep) over `FrameDecision.secondFeatureNames`.
+            public struct SecondLook: Sendable, Codable {
+                public var trees: TreeEnsemble
+                /// They must be `FrameDecision.secondFeatureNames`.
+                public var features: [String]
+
+                public init(trees: TreeEnsemble, features: [String] = FrameDecision.secondFeatureNames) {
+                    self.trees = trees
+                    self.features = features
+                }
+            }
+
+            public init(
+                trees: TreeEnsemble, threshold: Double, features: [String] = FrameDecision.featureNames,
+                secondLook: SecondLook? = nil
+            ) {
                 self.trees = trees
                 self.threshold = threshold
                 self.features = features
+                self.secondLook = secondLook
             }
         }
 
@@ -316,6 +336,16 @@ public struct FootstepModel: Sendable, Codable {
             }
             if let problem = decision.trees.validate(features: FrameDecision.featureNames.count, classes: 1) {
                 throw .modelInvalid(path: path, reason: "the frame network's decision: \(problem)")
+            }
+            if let second = decision.secondLook {
+                guard second.features == FrameDecision.secondFeatureNames else {
+                    throw .featureMismatch(
+                        path: path,
+                        reason: "the frame network's second look was trained on the features \(second.features.joined(separator: ", ")); this build computes \(FrameDecision.secondFeatureNames.joined(separator: ", ")). Retrain with tools/eval/frame_decision.py --second-look")
+                }
+                if let problem = second.trees.validate(features: FrameDecision.secondFeatureNames.count, classes: 1) {
+                    throw .modelInvalid(path: path, reason: "the frame network's second look: \(problem)")
+                }
             }
         }
     }

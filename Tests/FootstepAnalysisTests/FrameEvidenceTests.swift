@@ -253,6 +253,58 @@ import Testing
         }
     }
 
+    /// `decisionModel` with a second look of one tree over `feature` of
+    /// `FrameDecision.secondFeatureNames`: a footstep at 0.5 or more.
+    static func secondLookModel(on feature: String) throws -> FootstepModel {
+        var model = try decisionModel()
+        let index = try #require(FrameDecision.secondFeatureNames.firstIndex(of: feature))
+        model.frameNetwork?.decision?.secondLook = .init(
+            trees: TreeEnsemble(
+                baseline: [0],
+                trees: [
+                    .init(
+                        output: 0, feature: [index, -1, -1], threshold: [0.5, 0, 0], left: [1, 0, 0],
+                        right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -5, 5])
+                ]))
+        try model.validate()
+        return model
+    }
+
+    @Test func aSecondLookJudgesEachCandidateByTheFirstLooksAroundIt() throws {
+        let first = try Self.stories(model: Self.decisionModel(), seconds: 60, adjust: Self.lowSNRSlab)
+        let detections = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab).stories.keys
+        // A second look that repeats the first changes no label and loses no event, 2 s later; a
+        // detection's first report is the same hop's (an added step's type is its neighbour's when it
+        // is added, which a bout may have revised by then).
+        let repeated = try Self.stories(model: Self.secondLookModel(on: "first_look"), seconds: 60, adjust: Self.lowSNRSlab)
+        #expect(repeated.inconsistencies.isEmpty, "\(repeated.inconsistencies.prefix(5))")
+        #expect(repeated.settlements == repeated.provisional)
+        #expect(repeated.stories.mapValues(\.label) == first.stories.mapValues(\.label))
+        for onset in detections {
+            #expect(repeated.stories[onset]?.firstHop == first.stories[onset]?.firstHop)
+            #expect(repeated.stories[onset]?.firstLabel == first.stories[onset]?.firstLabel)
+        }
+
+        // One that asks for another candidate the first look called a footstep within 2 s: every
+        // candidate the first look called one is such a footstep (the rest are far below 0.5).
+        let neighbours = try Self.stories(
+            model: Self.secondLookModel(on: "first_look_footsteps_2s"), seconds: 60, adjust: Self.lowSNRSlab)
+        #expect(neighbours.inconsistencies.isEmpty, "\(neighbours.inconsistencies.prefix(5))")
+        let footsteps = first.stories.filter { $0.value.label != "other" }.map(\.key)
+        let heard = Int64((60 - 4.5) * 16_000)
+        var changed = 0
+        for onset in detections where onset < heard {
+            // More than 50 ms and at most 2 s away, give or take a network onset's 60 ms of peak picking.
+            let gaps = footsteps.map { abs($0 - onset) }.filter { $0 > 800 }
+            guard gaps.allSatisfy({ abs($0 - 32_000) > 960 }) else { continue }
+            let expected = gaps.contains { $0 <= 32_000 }
+            let label = neighbours.stories[onset]?.label ?? "missing"
+            #expect((label != "other") == expected, "\(Double(onset) / 16_000) s: \(label)")
+            if label != first.stories[onset]?.label { changed += 1 }
+        }
+        #expect(changed >= 1, "the second look changed no detection's label: nothing was tested")
+    }
+
     @Test func anAddedStepFarFromEveryFootstepTakesTheWalkersType() throws {
         // One tree of one leaf: every candidate is a footstep.
         var model = try Self.decisionModel()

@@ -28,27 +28,13 @@ import frame_detector_study as study  # noqa: E402
 import scoring  # noqa: E402
 
 FOLDS = frame_decision.FOLDS
-# Gait intervals (s) a beat is looked for at, and how far (share of the interval) the next beat may miss.
-BEAT_RANGE, BEAT_SLACK = (0.25, 1.15), 0.15
 # Seconds either side the loudness of the impacts around a candidate is taken from.
 LEVEL_WINDOW = 5.0
 
 
 def beat_error(t, times):
-    """How far `t` is from the beat of `times`: the least |miss| / interval over every neighbour `s` at a
-    gait interval d = |t − s| and a further impact continuing the beat (at t + d or s − d on the same side),
-    1 when there is none."""
-    best = 1.0
-    if len(times) == 0:
-        return best
-    for s in times:
-        d = t - s
-        if not (BEAT_RANGE[0] <= abs(d) <= BEAT_RANGE[1]):
-            continue
-        for target in (t + d, s - d):
-            miss = np.min(np.abs(times - target)) / abs(d)
-            best = min(best, miss)
-    return min(best, 1.0)
+    """`frame_decision.beat_miss`: how far `t` misses the beat of `times`, 1 when none is on it."""
+    return frame_decision.beat_miss(t, np.asarray(times, dtype=float)) if len(times) else 1.0
 
 
 def extra_features(rows, found, prob):

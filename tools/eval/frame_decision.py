@@ -5,8 +5,9 @@ detection within 100 ms, whether it is a footstep, from what is known within 2 s
 and footstep probability, the network's probability at the onset, and how many footsteps, detections and
 network onsets lie around it. It replaces the fixed rules (rescue, veto, add, company) with a learned judgement.
 
-    tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W]
+    tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W] [--second-look]
     tools/.venv/bin/python tools/eval/frame_decision.py attach --predictions DIR --frames DIR --models DIR [--threshold T]
+        [--second-look]
 
 `--predictions` are the pipeline's predictions on the training clips without a frame network
 (`footstep_eval.py score --split train --analyze-option=--no-frame-network --predictions DIR`) and `--frames`
@@ -16,6 +17,10 @@ and scores fold K's clips with each threshold (the training clips, unseen famili
 trees of fold K the same way, and those of the shipped model on every fold's candidates, and writes each
 with the threshold (by default the shipped model's: its one home) into fold-K.json's and full.json's frame
 network (`make eval`).
+
+With `--second-look` the trees' probability is a first look, and second trees judge each candidate again from
+its features, its first look and the first looks of the candidates within 2 s (SECOND_NAMES); they train on
+first looks that are out of fold themselves (`first_looks`), and the threshold applies to them.
 """
 import argparse
 import json
@@ -44,6 +49,12 @@ ONSET_FLOOR, STRONG_ONSET, SURE_ONSET = 0.3, 0.5, 0.8
 NAMES = ["detection", "footstep_label", "footstep_probability", "network_50ms", "network_20ms", "duration_s",
          "nearest_footstep_s", "footsteps_2s", "network_onsets_05_2s", "network_onsets_08_2s",
          "network_onsets_03_2s", "detections_2s"]
+# The second look (`FrameDecision.secondFeatureNames`): the first look's probability, and of the other
+# candidates within WINDOW, how many the first look called footsteps (at least FIRST_FOOTSTEP), their mean
+# first look and how far the candidate misses the beat of those footsteps at a gait interval in BEAT_RANGE (s).
+SECOND_NAMES = NAMES + ["first_look", "first_look_footsteps_2s", "first_look_mean_2s", "first_look_beat_miss"]
+FIRST_FOOTSTEP = 0.5
+BEAT_RANGE = (0.25, 1.15)
 # The trees' training: distractor-only clips' candidates weigh this much more (false footsteps an hour of them
 # are what the aims bound), and the booster's settings.
 DISTRACTOR_WEIGHT = 10.0
@@ -123,12 +134,76 @@ def fit(folds, keep):
     return HistGradientBoostingClassifier(**BOOSTER).fit(x, y, sample_weight=w)
 
 
-def export(model):
+def beat_miss(t, times):
+    """How far `t` misses the beat of `times` (onsets, s): the least |miss| / d over every one of them at a gait
+    interval d = |t − s| in BEAT_RANGE and the nearest of them to where the beat goes on (t + (t − s), or
+    s − (t − s)), 1 when none is on it or further off than that."""
+    best = 1.0
+    for s in times:
+        d = t - s
+        if not BEAT_RANGE[0] <= abs(d) <= BEAT_RANGE[1]:
+            continue
+        for target in (t + d, s - d):
+            best = min(best, float(np.min(np.abs(times - target))) / abs(d))
+    return best
+
+
+def second_features(found, first):
+    """The second look's features of each candidate (SECOND_NAMES): its first look, and of the other candidates
+    within WINDOW, how many the first look called footsteps (≥ FIRST_FOOTSTEP), their mean first look (0 with
+    none) and how far it misses the beat of those footsteps (`beat_miss`)."""
+    times = np.array([c[0] for c in found])
+    out = []
+    for i, t in enumerate(times):
+        gaps = np.abs(times - t)
+        near = (gaps > SELF) & (gaps <= WINDOW)
+        footsteps = times[near & (first >= FIRST_FOOTSTEP)]
+        out.append(found[i][1] + [float(first[i]), float(len(footsteps)),
+                                  float(first[near].mean()) if near.any() else 0.0, beat_miss(t, footsteps)])
+    return out
+
+
+def first_looks(folds, keep):
+    """{(fold, clip): first-look probabilities} for every clip of `keep`, each fold's from trees trained on the
+    others in `keep`: out of fold, as the second look's training needs them."""
+    looks = {}
+    for j in keep:
+        model = fit(folds, [k for k in keep if k != j])
+        for c in folds[j]:
+            if c[4]:
+                looks[j, c[0]] = model.predict_proba(np.array([f for _, f, _ in c[4]]))[:, 1]
+    return looks
+
+
+def fit_second(folds, keep):
+    """The second look's trees, trained on the candidates of `keep` with their out-of-fold first looks."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    looks = first_looks(folds, keep)
+    rows = [(k, c) for k in keep for c in folds[k] if c[4]]
+    x = np.array([f for k, c in rows for f in second_features(c[4], looks[k, c[0]])])
+    y = np.concatenate([c[5] for _, c in rows])
+    w = np.concatenate([c[6] for _, c in rows])
+    return HistGradientBoostingClassifier(**BOOSTER).fit(x, y, sample_weight=w)
+
+
+def judge(first, second, found):
+    """The probability of each of a clip's candidates: the second look's when there is one, else the first."""
+    if not found:
+        return np.array([])
+    p = first.predict_proba(np.array([f for _, f, _ in found]))[:, 1]
+    if second is None:
+        return p
+    return second.predict_proba(np.array(second_features(found, p)))[:, 1]
+
+
+def export(model, names=None):
     """The trees as `FootstepModel.FrameNetwork.Decision`'s `trees` (one logit: a footstep), checked against
     scikit-learn's own decision function."""
     import train_classifier
+    names = names or NAMES
     trees = train_classifier.export_trees(model)
-    probe = np.random.default_rng(1).normal(0, 1, size=(200, len(NAMES))) * [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3]
+    scale = [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3] + [0.3, 2, 0.3, 0.5][:len(names) - len(NAMES)]
+    probe = np.random.default_rng(1).normal(0, 1, size=(200, len(names))) * scale
     gap = np.abs(train_classifier.tree_logits(trees, probe)[:, 0] - model.decision_function(probe)).max()
     if gap > 1e-9:
         sys.exit(f"the exported trees differ from scikit-learn's by {gap:.2g}")
@@ -143,9 +218,11 @@ def choose(args):
     folds = fold_candidates(args)
     tallies = defaultdict(scoring.Tally)
     for k in FOLDS:
-        model = fit(folds, [j for j in FOLDS if j != k])
+        keep = [j for j in FOLDS if j != k]
+        model = fit(folds, keep)
+        second = fit_second(folds, keep) if args.second_look else None
         for name, scenario, seconds, truth, found, _, _ in folds[k]:
-            p = model.predict_proba(np.array([f for _, f, _ in found]))[:, 1] if found else np.array([])
+            p = judge(model, second, found)
             for threshold in THRESHOLDS:
                 claims = sorted((found[i][0], "footstep") for i in range(len(found)) if p[i] >= threshold)
                 for g in ("all", scenario):
@@ -176,8 +253,11 @@ def attach(args):
             document = json.load(f)
         if "frameNetwork" not in document:
             sys.exit(f"{path} has no frame network: attach one first (frame_network.py folds)")
-        model = fit(folds, [j for j in FOLDS if j != k])
-        document["frameNetwork"]["decision"] = dict(trees=export(model), threshold=args.threshold, features=NAMES)
+        keep = [j for j in FOLDS if j != k]
+        decision = dict(trees=export(fit(folds, keep)), threshold=args.threshold, features=NAMES)
+        if args.second_look:
+            decision["secondLook"] = dict(trees=export(fit_second(folds, keep), SECOND_NAMES), features=SECOND_NAMES)
+        document["frameNetwork"]["decision"] = decision
         # A calibration fitted to the pipeline with the previous decision no longer describes it.
         stale = document.pop("confidenceCalibration", None) is not None
         with open(path, "w") as f:
@@ -200,6 +280,8 @@ def main():
         if name == "attach":
             p.add_argument("--models", required=True, help="fold-K.json and full.json, each with its frame network")
             p.add_argument("--threshold", type=float, help="a footstep at or above it (default: the shipped model's)")
+        p.add_argument("--second-look", action="store_true",
+                       help="judge again with the first look of the candidates within 2 s (2 s later)")
     args = parser.parse_args()
     {"choose": choose, "attach": attach}[args.command](args)
 
