@@ -138,6 +138,8 @@ struct FrameEvidence: ~Copyable {
     /// Hops after an onset until every detection and network onset within
     /// the window could have been reported: its first look is taken then.
     private let firstLookHops: Int
+    /// `FrameDecision.window` in hops: how far after a candidate `network_beat` looks.
+    private let beatHorizon: Int
     private let rescue: Float
     private let veto: Float
     /// `company` in frames (nil: a rescue needs none).
@@ -198,6 +200,7 @@ struct FrameEvidence: ~Copyable {
         // known `AddedSteps.radius` hops after its frame.
         firstLookHops = Int((((company ?? 0) + settledDelay) * hopsPerSecond).rounded(.up))
             + (decision == nil ? 0 : AddedSteps.radius + 1)
+        beatHorizon = Int((FrameDecision.window * hopsPerSecond).rounded())
         // A second look waits until every candidate within the window after has had its first.
         companyWaitHops = firstLookHops
             + (decision?.hasSecondLook == true ? Int((FrameDecision.window * hopsPerSecond).rounded(.up)) + 1 : 0)
@@ -506,6 +509,9 @@ struct FrameEvidence: ~Copyable {
         features[4] = Double(nearMaximum(centre, reach: 2))
         features[5] = detection?.durationSeconds ?? 0
         formContext(of: onsetFrame)
+        features[12] = FrameDecision.networkBeat(at: centre, horizon: beatHorizon) { hop in
+            hop >= 0 && hop < judged ? nearMaximum(hop, reach: FrameDecision.beatReach) : 0
+        }
         return trees.probability(of: features)
     }
 

@@ -23,11 +23,13 @@ public struct FrameDecision: Sendable {
     ///   `network_onsets_03_2s`, `detections_2s`: how many of the gait
     ///   context's footsteps, of the network's onsets at least `strongOnset`,
     ///   `sureOnset` and `onsetFloor`, and of the detections lie more than `selfSeconds` and
-    ///   at most `window` from it.
+    ///   at most `window` from it;
+    /// - `network_beat`: how strongly the network hears a walk's beat
+    ///   through the candidate (`networkBeat`), whatever anything was labelled.
     public static let featureNames = [
         "detection", "footstep_label", "footstep_probability", "network_50ms", "network_20ms", "duration_s",
         "nearest_footstep_s", "footsteps_2s", "network_onsets_05_2s", "network_onsets_08_2s",
-        "network_onsets_03_2s", "detections_2s",
+        "network_onsets_03_2s", "detections_2s", "network_beat",
     ]
     /// The second look's features (`FootstepModel.FrameNetwork.Decision.SecondLook`):
     /// `featureNames`, then
@@ -47,6 +49,10 @@ public struct FrameDecision: Sendable {
     public static let beatRange = 0.25...1.15
     /// Seconds either side of a candidate its features look at.
     public static let window = 2.0
+    /// The gait intervals, hops (0.25–1.15 s, `beatRange`), `networkBeat` looks at …
+    public static let beatHops = 25...115
+    /// … taking the network's highest probability within this many hops (40 ms) of each beat.
+    public static let beatReach = 4
     /// A neighbour this close (seconds) is the candidate itself.
     public static let selfSeconds = 0.05
     /// The network's onsets at least this are candidates, and counted …
@@ -83,6 +89,28 @@ public struct FrameDecision: Sendable {
         guard let secondTrees else { return probability(of: features) }
         secondTrees.logits(features, into: &logit)
         return 1 / (1 + exp(-logit[0]))
+    }
+
+    /// How strongly the network hears a walk's beat through hop `centre`:
+    /// over every gait interval d in `beatHops`, the mean of the three
+    /// highest of `peak` at d and 2d hops before and after it (2d after
+    /// only when within `horizon` hops: what is heard when the candidate is
+    /// judged); the highest such mean. A walk gives a candidate on its beat
+    /// three or four strong neighbours at one interval, even where the event
+    /// model doubted every step; scattered impacts do not line up.
+    ///
+    /// - Parameter peak: the network's highest probability within
+    ///   `beatReach` hops of a hop, 0 for a hop outside what was heard.
+    public static func networkBeat(at centre: Int, horizon: Int, peak: (Int) -> Float) -> Double {
+        var best = 0.0
+        for d in beatHops {
+            let a = Double(peak(centre - d))
+            let b = Double(peak(centre + d))
+            let c = Double(peak(centre - 2 * d))
+            let e = 2 * d <= horizon ? Double(peak(centre + 2 * d)) : 0
+            best = max(best, (a + b + c + e - min(a, b, c, e)) / 3)
+        }
+        return best
     }
 
     /// How far a candidate at `time` (seconds) misses the beat of the

@@ -163,4 +163,32 @@ import Testing
         #expect(FrameDecision.beatMiss(1.0, [0.9, 2.5]) == 1)
         #expect(FrameDecision.beatMiss(1.0, [Double]()) == 1)
     }
+
+    /// The network's highest probability within `FrameDecision.beatReach` hops of each hop of
+    /// `peaks` (hop: probability) over `hops` hops, 0 outside them.
+    private func beatPeak(_ peaks: [Int: Float], hops: Int) -> (Int) -> Float {
+        { hop in
+            guard (0..<hops).contains(hop) else { return 0 }
+            return (hop - FrameDecision.beatReach...hop + FrameDecision.beatReach).map { peaks[$0] ?? 0 }.max() ?? 0
+        }
+    }
+
+    @Test func theNetworksBeatIsItsStrongestRegularTrainThroughTheCandidate() {
+        // tools/eval/test_frame_decision.py NetworkBeatTests: the same cases.
+        let walk = beatPeak([300: 0.9, 361: 0.9, 420: 0.9, 478: 0.9, 540: 0.9, 800: 0.9], hops: 1000)
+        // Within a walk at 60 hops (±2 each: within the reach), all four neighbours are on its beat …
+        #expect(abs(FrameDecision.networkBeat(at: 420, horizon: 200, peak: walk) - 0.9) < 1e-6)
+        // … at its end, two of the four; an impact alone has none.
+        #expect(abs(FrameDecision.networkBeat(at: 540, horizon: 200, peak: walk) - 0.6) < 1e-6)
+        #expect(FrameDecision.networkBeat(at: 800, horizon: 200, peak: walk) == 0)
+        // Two steps after, at 115 hops: the second is 230 hops on, further than is heard when judged.
+        let ahead = beatPeak([100: 0.9, 215: 0.9, 330: 0.9], hops: 1000)
+        #expect(abs(FrameDecision.networkBeat(at: 100, horizon: 200, peak: ahead) - 0.3) < 1e-6)
+        #expect(abs(FrameDecision.networkBeat(at: 100, horizon: 230, peak: ahead) - 0.6) < 1e-6)
+        // A knock-knock is one neighbour; a buzz closer than a gait's interval is none.
+        let knocks = beatPeak([500: 0.9, 530: 0.9], hops: 1000)
+        #expect(abs(FrameDecision.networkBeat(at: 500, horizon: 200, peak: knocks) - 0.3) < 1e-6)
+        let buzz = beatPeak([497: 0.9, 503: 0.9], hops: 1000)
+        #expect(FrameDecision.networkBeat(at: 500, horizon: 200, peak: buzz) == 0)
+    }
 }

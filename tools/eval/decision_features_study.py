@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Study: does the frame decision (`frame_decision.py`) judge better with evidence a listener uses beyond its
-twelve counts: the rhythm around a candidate (is it on the beat of the steps near it), its loudness and
+own features (`frame_decision.NAMES`): the rhythm around a candidate (is it on the beat of the steps near it), its loudness and
 bassiness relative to the impacts around it, and a second look that counts the neighbours the first look
 called footsteps?
 
@@ -88,7 +88,7 @@ def load(args):
 
 
 def matrix(clip, columns, extra_columns):
-    """The clip's candidates' features: `columns` of frame_decision's twelve, then `extra_columns` of ours."""
+    """The clip's candidates' features: `columns` of frame_decision's NAMES, then `extra_columns` of ours."""
     base = np.array([f for _, f, _ in clip[5]]).reshape(len(clip[5]), -1)
     extra = np.array(clip[6]).reshape(len(clip[6]), -1)
     return np.hstack([base[:, columns], extra[:, extra_columns]])

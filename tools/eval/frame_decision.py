@@ -2,8 +2,8 @@
 """Trains the frame network's decision (`FootstepModel.FrameNetwork.decision`, `FrameDecision` in
 Swift): gradient-boosted trees that say, for every detection and every onset of the frame step network with no
 detection within 100 ms, whether it is a footstep, from what is known within 2 s of it: the event model's label
-and footstep probability, the network's probability at the onset, and how many footsteps, detections and
-network onsets lie around it. It replaces the fixed rules (rescue, veto, add, company) with a learned judgement.
+and footstep probability, the network's probability at the onset, how many footsteps, detections and
+network onsets lie around it, and how strongly the network hears a walk's beat through it. It replaces the fixed rules (rescue, veto, add, company) with a learned judgement.
 
     tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W] [--second-look]
     tools/.venv/bin/python tools/eval/frame_decision.py attach --predictions DIR --frames DIR --models DIR [--threshold T]
@@ -48,13 +48,17 @@ SELF = 0.05
 ONSET_FLOOR, STRONG_ONSET, SURE_ONSET = 0.3, 0.5, 0.8
 NAMES = ["detection", "footstep_label", "footstep_probability", "network_50ms", "network_20ms", "duration_s",
          "nearest_footstep_s", "footsteps_2s", "network_onsets_05_2s", "network_onsets_08_2s",
-         "network_onsets_03_2s", "detections_2s"]
+         "network_onsets_03_2s", "detections_2s", "network_beat"]
 # The second look (`FrameDecision.secondFeatureNames`): the first look's probability, and of the other
 # candidates within WINDOW, how many the first look called footsteps (at least FIRST_FOOTSTEP), their mean
 # first look and how far the candidate misses the beat of those footsteps at a gait interval in BEAT_RANGE (s).
 SECOND_NAMES = NAMES + ["first_look", "first_look_footsteps_2s", "first_look_mean_2s", "first_look_beat_miss"]
 FIRST_FOOTSTEP = 0.5
 BEAT_RANGE = (0.25, 1.15)
+# The network's beat (`network_beat`, `FrameDecision.networkBeat`): its highest probability within BEAT_REACH
+# frames of every whole gait interval (frames) one and two steps before and after a candidate.
+BEAT_REACH = 4
+BEAT_LAGS = np.arange(25, 116)
 # The trees' training: distractor-only clips' candidates weigh this much more (false footsteps an hour of them
 # are what the aims bound), and the booster's settings.
 DISTRACTOR_WEIGHT = 10.0
@@ -67,12 +71,34 @@ def neighbours(times, t):
     return float(np.sum((gaps > SELF) & (gaps <= WINDOW)))
 
 
+def network_beat(peaks, centre):
+    """How strongly the network hears a walk through frame `centre` (`FrameDecision.networkBeat`): over every
+    gait interval d of BEAT_LAGS frames, the mean of the three highest of `peaks` (the network's probability,
+    highest within BEAT_REACH frames: `beat_peaks`) at d and 2d before and after it, the highest such mean.
+    A frame outside the clip, or more than the window after the candidate, counts 0."""
+    def at(offsets):
+        index = centre + offsets
+        ok = (index >= 0) & (index < len(peaks)) & (offsets <= round(WINDOW / study.FRAME_SECONDS))
+        out = np.zeros(len(offsets))
+        out[ok] = peaks[index[ok]]
+        return out
+    four = np.vstack([at(-BEAT_LAGS), at(BEAT_LAGS), at(-2 * BEAT_LAGS), at(2 * BEAT_LAGS)])
+    return float(((four.sum(axis=0) - four.min(axis=0)) / 3).max())
+
+
+def beat_peaks(prob):
+    """The network's highest probability within BEAT_REACH frames of each frame."""
+    from scipy.ndimage import maximum_filter1d
+    return maximum_filter1d(np.asarray(prob, dtype=np.float64), size=2 * BEAT_REACH + 1, mode="constant")
+
+
 def candidates(rows, prob):
     """(onset s, features, is a detection) for each detection (analyze's CSV rows) and each network onset
     ≥ ONSET_FLOOR with no detection within the scorer's tolerance, in NAMES order."""
     footsteps = np.array(sorted(float(r["onset_s"]) for r in rows if r["label"] != "other"))
     detections = np.array(sorted(float(r["onset_s"]) for r in rows))
     onsets = study.peaks(prob, ONSET_FLOOR)
+    beats = beat_peaks(prob)
     heights = np.array([prob[int(round(t / study.FRAME_SECONDS))] for t in onsets])
     over05, over08 = onsets[heights >= STRONG_ONSET], onsets[heights >= SURE_ONSET]
 
@@ -81,7 +107,8 @@ def candidates(rows, prob):
         gaps = gaps[gaps > SELF]
         nearest = min(float(gaps.min()), WINDOW) if len(gaps) else WINDOW
         return [nearest, neighbours(footsteps, t), neighbours(over05, t), neighbours(over08, t),
-                neighbours(onsets, t), neighbours(detections, t)]
+                neighbours(onsets, t), neighbours(detections, t),
+                network_beat(beats, int(round(t / study.FRAME_SECONDS)))]
 
     found = []
     for r in rows:
@@ -202,7 +229,7 @@ def export(model, names=None):
     import train_classifier
     names = names or NAMES
     trees = train_classifier.export_trees(model)
-    scale = [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3] + [0.3, 2, 0.3, 0.5][:len(names) - len(NAMES)]
+    scale = [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3, 0.3] + [0.3, 2, 0.3, 0.5][:len(names) - len(NAMES)]
     probe = np.random.default_rng(1).normal(0, 1, size=(200, len(names))) * scale
     gap = np.abs(train_classifier.tree_logits(trees, probe)[:, 0] - model.decision_function(probe)).max()
     if gap > 1e-9:

@@ -46,6 +46,34 @@ class CandidateTests(unittest.TestCase):
                          (3, 2, 3))
 
 
+class NetworkBeatTests(unittest.TestCase):
+    # FrameStepNetworkTests.theNetworksBeatIsItsStrongestRegularTrainThroughTheCandidate: the same cases.
+    @staticmethod
+    def beat(peaks, centre):
+        prob = np.zeros(1000, dtype=np.float32)
+        for hop, p in peaks.items():
+            prob[hop] = p
+        return decision.network_beat(decision.beat_peaks(prob), centre)
+
+    def test_a_walk_through_the_candidate_and_impacts_that_are_none(self):
+        walk = {300: 0.9, 361: 0.9, 420: 0.9, 478: 0.9, 540: 0.9, 800: 0.9}
+        self.assertAlmostEqual(self.beat(walk, 420), 0.9, places=6)
+        self.assertAlmostEqual(self.beat(walk, 540), 0.6, places=6)
+        self.assertEqual(self.beat(walk, 800), 0)
+        # The second step after, 230 frames on, is further than the window: not heard when judged.
+        self.assertAlmostEqual(self.beat({100: 0.9, 215: 0.9, 330: 0.9}, 100), 0.3, places=6)
+        self.assertAlmostEqual(self.beat({500: 0.9, 530: 0.9}, 500), 0.3, places=6)
+        self.assertEqual(self.beat({497: 0.9, 503: 0.9}, 500), 0)
+
+    def test_every_candidate_has_its_beat(self):
+        prob = np.zeros(600, dtype=np.float32)
+        prob[[100, 160, 220]] = 0.9
+        found = decision.candidates([dict(onset_s="1.600", label="other", confidence="0.7", duration_s="0.1")], prob)
+        beats = {round(t, 2): dict(zip(decision.NAMES, f))["network_beat"] for t, f, _ in found}
+        self.assertAlmostEqual(beats[1.6], 0.6, places=6)  # the detection between two network onsets
+        self.assertAlmostEqual(beats[1.0], 0.6, places=6)  # a network onset: 1.6 and 2.2 s after it
+
+
 class SecondLookTests(unittest.TestCase):
     def test_beat_miss_as_frame_decision_swift_computes_it(self):
         # FrameStepNetworkTests.theBeatMissIsTheNearestContinuationOverTheInterval: the same cases.
