@@ -3,7 +3,8 @@
 Swift): gradient-boosted trees that say, for every detection and every onset of the frame step network with no
 detection within 100 ms, whether it is a footstep, from what is known within 2 s of it: the event model's label
 and footstep probability, the network's probability at the onset, how many footsteps, detections and
-network onsets lie around it, and how strongly the network hears a walk's beat through it. It replaces the fixed rules (rescue, veto, add, company) with a learned judgement.
+network onsets lie around it, and how strongly the network hears a walk's beat through it. It replaces the
+fixed rules (rescue, veto, add, company) with a learned judgement.
 
     tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W] [--second-look]
     tools/.venv/bin/python tools/eval/frame_decision.py attach --predictions DIR --frames DIR --models DIR [--threshold T]
@@ -56,7 +57,8 @@ SECOND_NAMES = NAMES + ["first_look", "first_look_footsteps_2s", "first_look_mea
 FIRST_FOOTSTEP = 0.5
 BEAT_RANGE = (0.25, 1.15)
 # The network's beat (`network_beat`, `FrameDecision.networkBeat`): its highest probability within BEAT_REACH
-# frames of every whole gait interval (frames) one and two steps before and after a candidate.
+# frames (`FrameDecision.beatReach`) one and two gait intervals of BEAT_LAGS frames (`FrameDecision.beatHops`,
+# 0.25-1.15 s) before and after a candidate.
 BEAT_REACH = 4
 BEAT_LAGS = np.arange(25, 116)
 # The trees' training: distractor-only clips' candidates weigh this much more (false footsteps an hour of them
