@@ -544,7 +544,7 @@ struct FrameEvidence: ~Copyable {
         firstLooks.append((onsetFrame, time, probability))
     }
 
-    /// Features 12–15 (`FrameDecision.secondFeatureNames`) of the candidate
+    /// The features after `FrameDecision.featureNames` (`secondFeatureNames`) of the candidate
     /// at `time` whose first look is `own`: the first looks of the other
     /// candidates within `FrameDecision.window` of it.
     private mutating func formSecondLook(at time: Double, own: Double) {

@@ -206,21 +206,25 @@ import Testing
         }
     }
 
+    /// One tree of one split: a footstep (logit 5) where feature `index` is
+    /// above 0.5, not one (−5) where it is at most that or missing.
+    static func split(on index: Int) -> TreeEnsemble {
+        TreeEnsemble(
+            baseline: [0],
+            trees: [
+                .init(
+                    output: 0, feature: [index, -1, -1], threshold: [0.5, 0, 0], left: [1, 0, 0],
+                    right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -5, 5])
+            ])
+    }
+
     /// `loudnessModel`'s network with a learned decision of one tree: a
     /// footstep where the gait context has a footstep within the window
     /// (`footsteps_2s` at least 1), whatever the network and the event model say.
     static func decisionModel() throws -> FootstepModel {
         var model = try loudnessModel(add: 0.5, company: nil)
         let footsteps = try #require(FrameDecision.featureNames.firstIndex(of: "footsteps_2s"))
-        model.frameNetwork?.decision = .init(
-            trees: TreeEnsemble(
-                baseline: [0],
-                trees: [
-                    .init(
-                        output: 0, feature: [footsteps, -1, -1], threshold: [0.5, 0, 0], left: [1, 0, 0],
-                        right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -5, 5])
-                ]),
-            threshold: 0.5)
+        model.frameNetwork?.decision = .init(trees: split(on: footsteps), threshold: 0.5)
         try model.validate()
         return model
     }
@@ -258,14 +262,7 @@ import Testing
     static func secondLookModel(on feature: String) throws -> FootstepModel {
         var model = try decisionModel()
         let index = try #require(FrameDecision.secondFeatureNames.firstIndex(of: feature))
-        model.frameNetwork?.decision?.secondLook = .init(
-            trees: TreeEnsemble(
-                baseline: [0],
-                trees: [
-                    .init(
-                        output: 0, feature: [index, -1, -1], threshold: [0.5, 0, 0], left: [1, 0, 0],
-                        right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -5, 5])
-                ]))
+        model.frameNetwork?.decision?.secondLook = .init(trees: split(on: index))
         try model.validate()
         return model
     }
