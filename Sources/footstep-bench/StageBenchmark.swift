@@ -81,7 +81,9 @@ enum StageBenchmark {
         let detector = try measure { events = try analyse(interleaved, format: format, classifier: DetectorOnlyClassifier()) }
         line("levels + detector", detector, String(format: " (detector %.2f ns/sample, %d events)", (detector.cpu - levels.cpu) / samples * 1e9, events))
 
-        let model = try FootstepModel.bundled()
+        var model = try FootstepModel.bundled()
+        let load = try measure { model = try FootstepModel.bundled() }
+        print(String(format: "  model load (bundled JSON)      %7.3f s CPU (%6.3f s wall), before any audio", load.cpu, load.wall))
         let full = try measure { _ = try analyse(interleaved, format: format, classifier: try FootstepModelClassifier(model: model)) }
         let classifier = full.cpu - detector.cpu
         line(

@@ -125,6 +125,35 @@ import Testing
         #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: both) }
     }
 
+    /// The model file's number arrays go through `NumberArrayDecoding`'s
+    /// concrete overloads: the values are the file's, and a wrong element is
+    /// a type mismatch that names its place in the file.
+    @Test func numberArraysDecodeToTheFilesValuesAndNameAWrongElement() throws {
+        let json = """
+            {"baseline": [0.5, -1e-3, 0, 0, 2], "trees": [{"output": 4, "feature": [0, -1, -1], "threshold": [0.25, 0, 0],
+            "left": [1, 0, 0], "right": [2, 0, 0], "missingLeft": [true, false, false], "value": [0, 2.5, -1.125]}]}
+            """
+        let ensemble = try JSONDecoder().decode(TreeEnsemble.self, from: Data(json.utf8))
+        var tree = Self.stump()
+        tree.threshold[0] = 0.25
+        tree.missingLeft[0] = true
+        tree.value = [0, 2.5, -1.125]
+        #expect(ensemble == TreeEnsemble(baseline: [0.5, -1e-3, 0, 0, 2], trees: [tree]))
+        // Dense weights are arrays of arrays.
+        let layer = try JSONDecoder().decode(
+            FootstepModel.Layer.self, from: Data(#"{"weights": [[1, 2], [3.5, -4]], "biases": [0, 1], "activation": "relu"}"#.utf8))
+        #expect(layer.weights == [[1, 2], [3.5, -4]] && layer.biases == [0, 1])
+
+        let wrong = json.replacingOccurrences(of: "[0.25, 0, 0]", with: #"[0.25, "x", 0]"#)
+        do {
+            _ = try JSONDecoder().decode(TreeEnsemble.self, from: Data(wrong.utf8))
+            Issue.record("a string among the thresholds decoded")
+        } catch let DecodingError.typeMismatch(type, context) {
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(Double.self))
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["trees", "0", "threshold", "1"])
+        }
+    }
+
     @Test func aNetworkModelStillLoadsAndPredicts() throws {
         // One linear layer (logistic regression) that always favours running.
         var model = try FootstepModel.bundled()

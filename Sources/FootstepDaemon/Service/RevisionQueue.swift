@@ -65,8 +65,10 @@ struct RevisionQueue {
                 let from = revision.previousKind.label(revision.previousType)
                 let to = revision.kind.label(revision.type)
                 let why = revision.reason == Self.settlingReason ? "by the impacts around it" : "once its bout was heard"
+                // A settling revision may keep the label and move only the confidence.
+                let change = from == to ? "kept as \(to)" : "revised from \(from) to \(to)"
                 logger.info(
-                    "event \(revision.eventId) revised from \(from) to \(to) \(why), confidence \(String(format: "%.2f", revision.confidence))",
+                    "event \(revision.eventId) \(change) \(why), confidence \(String(format: "%.2f", revision.confidence))",
                     metadata: metadata.merging([
                         "footstep.event_id": "\(revision.eventId)", "footstep.type": "\(to)",
                         "footstep.revised_from": "\(from)",
