@@ -156,6 +156,11 @@ struct FrameEvidence: ~Copyable {
     private var probabilities: [Float]
     /// Frames judged so far (all frames before this one have a probability).
     private var judged = 0
+    /// With a decision, the network's highest probability within
+    /// `FrameDecision.beatReach` hops of each of the last `memoryHops` frames
+    /// (`frame % memoryHops`), written once the hops after the frame are
+    /// judged: what `networkBeat` reads, 364 values a candidate.
+    private var beatPeaks: [Float]
     private var pending: [Pending] = []
     /// Recent events, in the order they came.
     private var recent: [Recent] = []
@@ -209,6 +214,7 @@ struct FrameEvidence: ~Copyable {
             AddedSteps(threshold: $0, hopFrames: hopFrames, sampleRate: sampleRate, calibrationOffset: calibrationOffset)
         }
         probabilities = [Float](repeating: 0, count: Self.memoryHops)
+        beatPeaks = [Float](repeating: 0, count: decision == nil ? 0 : Self.memoryHops)
         pending.reserveCapacity(Self.capacity)
         recent.reserveCapacity(Self.capacity)
         footsteps.reserveCapacity(Self.capacity)
@@ -230,6 +236,10 @@ struct FrameEvidence: ~Copyable {
         if frame >= 0 {
             probabilities[frame % Self.memoryHops] = probability
             judged = frame + 1
+            let settled = frame - FrameDecision.beatReach
+            if !beatPeaks.isEmpty, settled >= 0 {
+                beatPeaks[settled % Self.memoryHops] = nearMaximum(settled, reach: FrameDecision.beatReach)
+            }
         }
         if var steps = added.take() {
             steps.record(levels)
@@ -510,7 +520,11 @@ struct FrameEvidence: ~Copyable {
         features[5] = detection?.durationSeconds ?? 0
         formContext(of: onsetFrame)
         features[12] = FrameDecision.networkBeat(at: centre, horizon: beatHorizon) { hop in
-            hop >= 0 && hop < judged ? nearMaximum(hop, reach: FrameDecision.beatReach) : 0
+            guard hop >= 0 && hop < judged else { return 0 }
+            // A peak whose hops are all judged and still kept is in the ring; the last few are still open.
+            let reach = FrameDecision.beatReach
+            return hop + reach < judged && hop - reach >= judged - Self.memoryHops
+                ? beatPeaks[hop % Self.memoryHops] : nearMaximum(hop, reach: reach)
         }
         return trees.probability(of: features)
     }
