@@ -80,11 +80,14 @@ struct ControlLiveTests {
         }
         let published = await flood.value
         #expect(await waitUntil(10) { daemon.daemon.liveLevels.subscriberCount == 0 })
-        // The server closes the connection (its write stayed blocked): draining it ends in EOF.
+        // The server closes the connection (its write stayed blocked for the write
+        // timeout: draining it ends in EOF) or, when the broadcast dropped the
+        // subscriber before the socket filled (a busy machine serves the stream
+        // slower than the flood), ends the response: the chunked body's last chunk.
         try await Task.sleep(for: .seconds(2))
-        let (drained, closed) = await Task.detached { stalled.drain() }.value
+        let (drained, closed, tail) = await Task.detached { stalled.drain() }.value
         #expect(drained > 0)
-        #expect(closed)
+        #expect(closed || tail.suffix(5) == Array("0\r\n\r\n".utf8), "neither closed nor ended: \(tail)")
         let status = daemon.daemon.status
         #expect(status.droppedPeriods == 0)
         #expect(status.capturedFrames > framesBefore)

@@ -66,18 +66,21 @@ final class RawSocket {
         return data
     }
 
-    /// Reads everything until the peer closes (true) or a receive times out (false).
-    func drain(limit: Int = 64 << 20) -> (bytes: Int, closed: Bool) {
+    /// Reads everything until the peer closes (true) or a receive times out
+    /// (false); `tail` is the last (at most 16) bytes received.
+    func drain(limit: Int = 64 << 20) -> (bytes: Int, closed: Bool, tail: [UInt8]) {
         var total = 0
+        var tail: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while total < limit {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count < 0 && errno == EINTR { continue }
-            if count == 0 { return (total, true) }
-            if count < 0 { return (total, false) }
+            if count == 0 { return (total, true, tail) }
+            if count < 0 { return (total, false, tail) }
             total += count
+            tail = Array((tail + buffer[0..<count]).suffix(16))
         }
-        return (total, false)
+        return (total, false, tail)
     }
 
     /// The status code of the first HTTP response in `bytes`, if any.
