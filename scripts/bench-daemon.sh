@@ -119,9 +119,18 @@ sleep 5  # warm-up: model, store, first file
 cpu0=$(cpu_seconds "$daemon")
 t0=$(date +%s.%N)
 peak=0 peak_anon=0 peak_file=0 last=""
-for _ in $(seq "$realtime_seconds"); do
+# The CPU share of each 10 s window too: one busy moment on a shared machine
+# shows as one high window rather than as a high figure for the whole run.
+windows=() window_cpu=$cpu0 window_t=$t0
+for i in $(seq "$realtime_seconds"); do
   sleep 1
   kill -0 "$daemon" 2> /dev/null || { echo "bench-daemon: footstepd ended early:"; tail -5 "$work/realtime.log"; exit 1; }
+  if [ $((i % 10)) -eq 0 ]; then
+    now_cpu=$(cpu_seconds "$daemon") now_t=$(date +%s.%N)
+    windows+=("$(awk -v c0="$window_cpu" -v c1="$now_cpu" -v t0="$window_t" -v t1="$now_t" \
+      'BEGIN { printf "%.2f", 100 * (c1 - c0) / (t1 - t0) }')")
+    window_cpu=$now_cpu window_t=$now_t
+  fi
   read -r rss anon file <<< "$(rss_split_kb "$daemon")"
   [ "$rss" -gt "$peak" ] && { peak=$rss; peak_anon=$anon; peak_file=$file; }
   last="$rss $anon $file"
@@ -148,6 +157,11 @@ awk -v c0="$cpu0" -v c1="$cpu1" -v t0="$t0" -v t1="$t1" -v rss="$peak" -v src="$
     t1 - t0, src, 100 * (c1 - c0) / (t1 - t0), rss / 1024
   printf "  RSS split at the peak: anonymous %.1f MB, file-backed %.1f MB; at the end: RSS %.1f MB, anonymous %.1f MB, file-backed %.1f MB\n",
     anon / 1024, file / 1024, lrss / 1024, lanon / 1024, lfile / 1024 }'
+if [ "${#windows[@]}" -gt 0 ]; then
+  printf '%s\n' "${windows[@]}" | sort -n | awk '{ v[NR] = $1 } END {
+    printf "  CPU of each 10 s window (%d): lowest %.2f %%, median %.2f %%, highest %.2f %% of one core\n",
+      NR, v[1], (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[NR] }'
+fi
 echo "$working_set"
 
 # --- 2. accelerated 24-hour-equivalent run ---------------------------------
