@@ -210,13 +210,35 @@ def distractor_weights(pic, truth, weight, reach=5):
     return weights
 
 
+def sampling_weights(metas, floor_weights=None, low_snr_weight=1.0, low_snr_db=10.0):
+    """Each clip's share of the training windows, from its meta (clips_meta.csv's row): `floor_weights`
+    ({scenario: weight}, others 1) times `low_snr_weight` when its SNR is below `low_snr_db`; normalised to sum
+    to 1. None when every clip weighs the same (uniform sampling, as before these weights)."""
+    weights = []
+    for meta in metas:
+        weight = float((floor_weights or {}).get(meta.get("scenario", "?"), 1.0))
+        try:
+            if float(meta.get("snr_db", "inf")) < low_snr_db:
+                weight *= low_snr_weight
+        except ValueError:
+            pass
+        weights.append(weight)
+    weights = np.array(weights)
+    if not len(weights) or np.all(weights == weights[0]):
+        return None
+    if np.any(weights <= 0):
+        raise ValueError("clip sampling weights must be positive")
+    return weights / weights.sum()
+
+
 def train(clips, minutes, seed, positive_share, lookahead=None, batches=None, channels=48, dilations=DILATIONS,
-          distractor_weight=1.0):
+          distractor_weight=1.0, clip_p=None):
     """With `lookahead` (frames), a causal network whose output at frame t is the onset probability of frame
     t - lookahead: it has heard `lookahead` frames after the onset it judges. With `batches`, that many batches
     (the rate drops to a quarter after three quarters of them) whatever the time, else `minutes` of CPU. A network
     that sees further back than the default dilations' 1.28 s gets that much more audio before each 8 s window,
-    and no loss on it, so that every frame it learns from is judged from as much as the stream gives it."""
+    and no loss on it, so that every frame it learns from is judged from as much as the stream gives it. With
+    `clip_p` (`sampling_weights`), each window's clip is drawn with those probabilities, else uniformly."""
     import torch
 
     rng = np.random.default_rng(seed)
@@ -236,7 +258,7 @@ def train(clips, minutes, seed, positive_share, lookahead=None, batches=None, ch
     while (step < batches) if batches is not None else (time.time() < deadline):
         batch_x, batch_y, batch_w = [], [], []
         for _ in range(32):
-            index = rng.integers(len(items))
+            index = rng.integers(len(items)) if clip_p is None else rng.choice(len(items), p=clip_p)
             pic, target, _, _ = items[index]
             start = rng.integers(0, max(1, len(pic) - window))
             x = pic[start:start + window].astype(np.float32) / 20

@@ -50,6 +50,17 @@ class TrainingTests(unittest.TestCase):
         self.assertEqual((weights[194], weights[206]), (1, 1))
         self.assertEqual(weights.sum(), 300 + 7 * 11)
 
+    def test_windows_come_more_often_from_the_weighted_floors_and_low_snr_clips(self):
+        metas = [dict(scenario="ceiling", snr_db="20"), dict(scenario="slab", snr_db="20"),
+                 dict(scenario="slab", snr_db="4.5"), dict(scenario="same_room", snr_db="3"), dict()]
+        p = study.sampling_weights(metas, {"slab": 2.0, "timber": 2.0}, low_snr_weight=2.0)
+        # 1, 2, 2·2, 2 (low SNR only), 1 (no meta: neither) → out of 10.
+        self.assertEqual(list(np.round(p * 10, 9)), [1.0, 2.0, 4.0, 2.0, 1.0])
+        self.assertIsNone(study.sampling_weights(metas))  # no weights: uniform, the generator's draws as before
+        self.assertIsNone(study.sampling_weights(metas[:2], {"timber": 3.0}))  # neither clip is timber
+        with self.assertRaises(ValueError):
+            study.sampling_weights(metas, {"slab": 0.0})
+
 
 class FusionTests(unittest.TestCase):
     rows = [dict(onset_s="1.00", label="heel_strike"), dict(onset_s="2.00", label="other"),
