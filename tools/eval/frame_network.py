@@ -299,9 +299,8 @@ def folds(args):
 
 
 # How often a training window comes from each kind of clip (`frame_detector_study.sampling_weights`): uniformly
-# by default, as the shipped networks were trained. Session 52 measured the structure-borne floors and the clips
-# below 10 dB SNR twice as often each (`--floor-weight slab=2 timber=2 --low-snr-weight 2`): training clips
-# F1 0.727 → 0.731 at 102 → 98 false footsteps an hour, evaluation clips 0.720 → 0.723 at 201 → 217 (CHANGELOG).
+# by default, as the shipped networks are trained (docs/evaluation.md, *A learned frame detector*, has what
+# drawing the hard floors and low-SNR clips more often measures).
 FLOOR_WEIGHTS = []
 LOW_SNR_WEIGHT = 1.0
 
