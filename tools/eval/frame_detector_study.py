@@ -224,10 +224,10 @@ def sampling_weights(metas, floor_weights=None, low_snr_weight=1.0, low_snr_db=1
             pass
         weights.append(weight)
     weights = np.array(weights)
-    if not len(weights) or np.all(weights == weights[0]):
-        return None
     if np.any(weights <= 0):
         raise ValueError("clip sampling weights must be positive")
+    if not len(weights) or np.all(weights == weights[0]):
+        return None
     return weights / weights.sum()
 
 

@@ -41,6 +41,7 @@ sys.path.insert(0, HERE)
 import frame_detector_study as study  # noqa: E402
 import scoring  # noqa: E402
 import sources  # noqa: E402
+import transmission  # noqa: E402
 
 BANDS = 56
 PICTURE_VERSION = 2  # FramePicture.version
@@ -175,8 +176,9 @@ def parse_floor_weights(items):
             weights[floor] = float(weight)
         except ValueError:
             sys.exit(f"--floor-weight {item!r}: give FLOOR=WEIGHT, e.g. slab=2")
-        if not floor or weights[floor] <= 0:
-            sys.exit(f"--floor-weight {item!r}: give a transmission model and a positive weight, e.g. slab=2")
+        if floor not in transmission.MODELS or weights[floor] <= 0:
+            sys.exit(f"--floor-weight {item!r}: give a transmission model ({', '.join(transmission.MODELS)}) "
+                     "and a positive weight, e.g. slab=2")
     return weights
 
 
@@ -307,8 +309,8 @@ LOW_SNR_WEIGHT = 1.0
 
 def sampling_options(p):
     p.add_argument("--floor-weight", nargs="*", default=FLOOR_WEIGHTS, metavar="FLOOR=WEIGHT",
-                   help="draw the training windows from a transmission model's clips (ceiling, same_room, slab, "
-                        "timber) this many times as often as from the others (default: uniform)")
+                   help=f"draw the training windows from a transmission model's clips ({', '.join(transmission.MODELS)}) "
+                        "this many times as often as from the others (default: uniform)")
     p.add_argument("--low-snr-weight", type=float, default=LOW_SNR_WEIGHT,
                    help=f"and from clips below 10 dB SNR this many times as often (default {LOW_SNR_WEIGHT})")
 
