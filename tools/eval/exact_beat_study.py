@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Is a drum pattern's exact tempo told from a walker's steps once the onsets are timed finer than the 10 ms hop?
-Measured on footstepd's predictions of the evaluation's training clips.
+"""Is a drum pattern's exact tempo told from a walker's steps once the impacts are timed finer than the detector's
+onsets (2 ms blocks)? Measured on footstepd's predictions of the evaluation's training clips (CHANGELOG, session 53:
+it is not, and the rule below is not used).
 
     python3 tools/eval/exact_beat_study.py --predictions DIR [--out /tmp/footstep-eval] [--split train] [--limit N]
+        [--drop 12] [--length 3]
 
 DIR holds `footstep_eval.py score --split SPLIT --predictions DIR` output (DIR/model-K/K/CLIP.csv: every
 detection, any label). Each detection is matched to the truth event nearest it within ±100 ms (a step type or
-`other:<category>`). Its onset is timed again from the clip's audio (`refined_onset`: where the 1 ms energy
-envelope, rising to its peak within 150 ms, first comes within `--drop` dB of that peak). For every detection
-with two detections before it at gait intervals (0.25-1.15 s, the second within 15 % of the first), the
-smallest difference of those two intervals as a fraction of their mean is its *beat error*, from the
-detector's onsets and from the refined ones.
+`other:<category>`), and its attack is timed again from the clip's audio (`refined_onset`: in the 1 ms energy
+envelope of its segment, where the envelope rising to its peak first comes within `--drop` dB of it). A chain is
+`--length` detections in a row at one gait interval (0.25-1.15 s, each interval within 15 % of the first) that
+ends at most 2 s after a member (what the frame decision has heard when it judges it); a detection's *beat error*
+is the least spread (longest minus shortest interval, over their mean) of the chains through it, from the
+detector's onsets and from the re-timed attacks.
 
-Printed: the beat errors of drum-pattern hits (`other:music_hit`) and of steps, as shares below each bound, for
-both timings; and what calling `other` every footstep claim whose beat error, over N chains in a row, stays
-below a bound does to the scorer's figures.
+Printed: the shares of drum-pattern hits (`other:music_hit`) and of steps in a chain whose beat error is below
+each bound, for both timings; and for each bound, the scorer's figures when every footstep claim whose re-timed
+beat error is below it is called `other`.
 """
 import argparse
 import csv
@@ -46,7 +49,7 @@ PRE_ROLL = 0.05  # the segment's start before the onset (`AnalysisConfiguration.
 
 
 def refined_onset(x, t, drop_db):
-    """Seconds (`AttackTiming`): in the 1 ms energy envelope of the segment from PRE_ROLL before `t`, where the
+    """Seconds: in the 1 ms energy envelope of the segment from PRE_ROLL before `t`, where the
     envelope rising to its peak (within 30 ms before to 150 ms after t) first comes within drop_db of that peak,
     interpolated in dB between frames."""
     start = int(round(t * RATE)) - int(PRE_ROLL * RATE)
