@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """footstepd's evaluation on recordings it did not train on (`make eval`).
 
-    python3 tools/eval/footstep_eval.py build            # the clips (needs tools/training-data/fetch.sh output)
+    python3 tools/eval/footstep_eval.py build [--jobs N] # the clips (needs tools/training-data/fetch.sh output;
+                                                         # N folds at once, one process each: the same clips)
     python3 tools/eval/footstep_eval.py score [--models DIR] [--lockbox]
 
 `build` writes, under --out (default /tmp/footstep-eval):
@@ -47,27 +48,75 @@ def load_inputs(data_dir, out):
 
 
 def build(args):
-    import corpus
     data, bg = load_inputs(args.data, args.out)
-    started = time.time()
-    plan = [("eval", k, args.eval_clips) for k in FOLDS]
-    plan += [("train", k, args.train_clips) for k in FOLDS]
-    plan += [("eval", sources.LOCKBOX_FOLD, args.eval_clips)]
-    plan += [("train-randomised", k, args.randomised_train_clips) for k in FOLDS]
-    plan += [("distractors", k, args.distractor_clips) for k in FOLDS + [sources.LOCKBOX_FOLD]]
+    counts = dict(eval=args.eval_clips, train=args.train_clips, randomised=args.randomised_train_clips,
+                  distractors=args.distractor_clips)
+    jobs = build_plan(args.out, counts, seconds=args.seconds, seed=args.seed, force=args.force,
+                      wide_paths=args.wide_paths)
+    run_builds(jobs, data, bg, processes=args.jobs)
+
+
+def build_plan(out_dir, counts, seconds=45, seed=0, force=False, wide_paths=False):
+    """The folds `build` writes, in order: a dict of `corpus.build`'s arguments for each (split, fold) that holds
+    fewer clips than `counts` asks (keys `eval`, `train`, `randomised`, `distractors`); each fold's clips are
+    deterministic in (seed, index), so a fold built with fewer clips is extended, not rebuilt."""
+    plan = [("eval", k, counts["eval"]) for k in FOLDS]
+    plan += [("train", k, counts["train"]) for k in FOLDS]
+    plan += [("eval", sources.LOCKBOX_FOLD, counts["eval"])]
+    plan += [("train-randomised", k, counts["randomised"]) for k in FOLDS]
+    plan += [("distractors", k, counts["distractors"]) for k in FOLDS + [sources.LOCKBOX_FOLD]]
+    jobs = []
     for split, fold, clips in plan:
-        out = os.path.join(args.out, split, str(fold))
-        existing = 0 if args.force else built_clips(out)
+        out = os.path.join(out_dir, split, str(fold))
+        existing = 0 if force else built_clips(out)
         if existing >= clips:
             continue
-        # Clips are deterministic in (seed, index): a fold built with fewer clips is extended, not rebuilt.
-        rows = corpus.build(out, data[fold], bg, seed=fold_seed(split, fold, args.seed), clips=clips,
-                            seconds=args.seconds, first=existing, randomised=split == "train-randomised",
-                            distractor_only_share=1.0 if split == "distractors" else 0.15,
-                            wide_paths=args.wide_paths and split == "train-randomised")
+        jobs.append(dict(out_dir=out, fold=fold, seed=fold_seed(split, fold, seed), clips=clips, seconds=seconds,
+                         first=existing, randomised=split == "train-randomised",
+                         distractor_only_share=1.0 if split == "distractors" else 0.15,
+                         wide_paths=wide_paths and split == "train-randomised"))
+    return jobs
+
+
+# The recordings and backgrounds of a `run_builds` call, for the processes it forks (read only).
+_BUILD_INPUTS = None
+
+
+def _build_one(job):
+    import corpus
+    data, bg = _BUILD_INPUTS
+    started = time.time()
+    options = {k: v for k, v in job.items() if k not in ("out_dir", "fold")}
+    rows = corpus.build(job["out_dir"], data[job["fold"]], bg, **options)
+    return job, rows, time.time() - started
+
+
+def run_builds(jobs, data, bg, processes=1):
+    """Runs `build_plan`'s jobs, `processes` at a time (forked: each fold is one process's work, and the same
+    clips come out however many run), printing each fold as it is written."""
+    global _BUILD_INPUTS
+    _BUILD_INPUTS = (data, bg)
+    started = time.time()
+
+    def report(job, rows, seconds):
         steps = sum(int(r["steps"]) for r in rows)
-        print(f"{split}/{fold}: {len(rows)} clips ({len(rows) - existing} new), {steps} steps "
-              f"({time.time() - started:.0f} s)", flush=True)
+        name = os.path.relpath(job["out_dir"], os.path.dirname(os.path.dirname(job["out_dir"])))
+        print(f"{name}: {len(rows)} clips ({len(rows) - job['first']} new), {steps} steps "
+              f"({seconds:.0f} s; {time.time() - started:.0f} s in all)", flush=True)
+
+    try:
+        if processes <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                report(*_build_one(job))
+            return
+        import concurrent.futures
+        import multiprocessing
+        context = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+            for done in concurrent.futures.as_completed([pool.submit(_build_one, job) for job in jobs]):
+                report(*done.result())
+    finally:
+        _BUILD_INPUTS = None
 
 
 def fold_seed(split, fold, seed=0):
@@ -242,6 +291,8 @@ def main():
     b.add_argument("--seconds", type=float, default=45)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--force", action="store_true", help="rebuild folds that exist (without it a fold with fewer clips is extended)")
+    b.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="folds built at once, one process each (the clips are the same however many; default: the cores)")
     sl = sub.add_parser("slice", help="write the small fixed slice make test scores (tools/eval/fixtures/slice)")
     sl.add_argument("--data", default="/tmp/train-data/wav", help="fetch.sh's wav directory")
     sl.add_argument("--slice-dir", default=SLICE)

@@ -84,6 +84,50 @@ class ExtendingAFoldTests(unittest.TestCase):
 
 
 @unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
+class ParallelBuildTests(unittest.TestCase):
+    """`footstep_eval.py build --jobs N` writes the clips one process writes, and extends only what is missing."""
+
+    def inputs(self):
+        import backgrounds
+        data = {k: {"steps": sounds("footstep", 6, 1 + k), "distractors": sounds("drop", 4, 2 + k)} for k in (0, 1)}
+        return data, backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
+
+    def build(self, out, processes, counts):
+        import footstep_eval
+        jobs = footstep_eval.build_plan(out, counts, seconds=6)
+        jobs = [j for j in jobs if j["fold"] in (0, 1)]
+        footstep_eval.run_builds(jobs, *self.inputs(), processes=processes)
+        return jobs
+
+    def files(self, out):
+        found = {}
+        for root, _, names in os.walk(out):
+            for name in names:
+                with open(os.path.join(root, name), "rb") as f:
+                    found[os.path.relpath(os.path.join(root, name), out)] = f.read()
+        return found
+
+    def test_two_processes_write_the_clips_one_writes(self):
+        counts = dict(eval=2, train=2, randomised=1, distractors=1)
+        with tempfile.TemporaryDirectory() as one, tempfile.TemporaryDirectory() as two:
+            self.build(one, 1, counts)
+            self.build(two, 2, counts)
+            a, b = self.files(one), self.files(two)
+            self.assertEqual(sorted(a), sorted(b))
+            self.assertGreater(len(a), 20)
+            self.assertTrue(all(a[k] == b[k] for k in a), "the same bytes in every file")
+
+    def test_a_second_build_only_extends_the_folds_that_are_short(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.build(out, 2, dict(eval=1, train=1, randomised=0, distractors=0))
+            jobs = self.build(out, 2, dict(eval=1, train=2, randomised=0, distractors=0))
+            self.assertEqual([(os.path.basename(os.path.dirname(j["out_dir"])), j["first"], j["clips"]) for j in jobs],
+                             [("train", 1, 2), ("train", 1, 2)])
+            with open(os.path.join(out, "train", "0", "clips_meta.csv")) as f:
+                self.assertEqual(len(list(csv.DictReader(f))), 2)
+
+
+@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
 class DistractorOnlyFoldTests(unittest.TestCase):
     """`footstep_eval.py build`'s distractors/<fold>: clips without footsteps, drawn from seeds no other split uses."""
 
