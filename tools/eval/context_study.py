@@ -11,7 +11,7 @@ of them, whether they fall on a beat through this one, how loud it is against th
 trees on those features, trained on the other folds' detections, give fold K's detections a new
 P(footstep); the predictions are written as analyze CSVs and scored by `scoring.py` against the clips'
 truth, beside the shipped rules (`analyze` with gait context) and the event model alone.
-Nothing here is shipped; docs/evaluation.md reports what it measured.
+Nothing here is shipped; the CHANGELOG (*Studies moved from docs/evaluation.md*, session 53) reports what it measured.
 """
 import argparse
 import json

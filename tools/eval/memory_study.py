@@ -15,7 +15,8 @@ A SETTING is `W,PC,T,L,C,PMIN`; without any, a small grid. Printed per setting: 
 on distractor-only clips, macro-F1 (a rescued impact is an untyped footstep here; footstepd's bout names
 its type), the impacts rescued and the steps among them, and F1 / false footsteps an hour per transmission.
 GaitContextRefiner's memory rule (W 60, PC 0.8, T 8, L 10, C 3, PMIN 0.3) is what this chose:
-docs/evaluation.md, *The recording's own footsteps*.
+docs/evaluation.md, *The recording's own footsteps*; the candidates' figures are in the CHANGELOG
+(*Studies moved from docs/evaluation.md*, session 53).
 """
 import argparse
 import csv

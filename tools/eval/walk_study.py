@@ -18,7 +18,8 @@ rules left `other` (the predictions of `analyze --no-walks --no-memory`) is coun
 are scored against the truth beside the rules' own. Printed per setting: F1, false footsteps an hour on
 distractor-only clips, and what share of the impacts the walks added are steps (all, and per transmission
 model).
-GaitContextRefiner's walk rule (N 4, L 6, T 8, S 0.012, M 0.45) is what this chose: docs/evaluation.md.
+GaitContextRefiner's walk rule (N 4, L 6, T 8, S 0.012, M 0.45) is what this chose: docs/evaluation.md,
+*Rhythm as evidence*; the candidates' figures are in the CHANGELOG (*Studies moved from docs/evaluation.md*, session 53).
 """
 import argparse
 import csv
