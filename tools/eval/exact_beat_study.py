@@ -41,6 +41,7 @@ HORIZON = 2.0
 
 
 def read_wav(path):
+    """A 16-bit WAV's samples as floats in [-1, 1)."""
     with wave.open(path) as w:
         return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64) / 32768
 
@@ -120,7 +121,8 @@ def claim_label(label):
 
 
 def source_of(t, truth):
-    best, label = 0.1, None
+    """The label of the truth event nearest `t` within the scorer's 100 ms, or None."""
+    best, label = scoring.TOLERANCE, None
     for on, _off, lab in truth:
         if abs(on - t) <= best:
             best, label = abs(on - t), lab
@@ -194,6 +196,7 @@ def main():
         print(f"bound {bound:.3f}: F1 {b['f1']:.3f} -> {t['f1']:.3f} (P {b['precision']:.3f} -> {t['precision']:.3f}, "
               f"R {b['recall']:.3f} -> {t['recall']:.3f}), false footsteps/h {b['false_per_hour']:.0f} -> "
               f"{t['false_per_hour']:.0f}; claims made other: {changed_other} not steps, {changed_steps} steps")
+
 
 if __name__ == "__main__":
     main()
