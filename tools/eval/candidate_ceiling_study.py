@@ -24,11 +24,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import frame_decision  # noqa: E402
 import frame_detector_study as study  # noqa: E402
 import frame_network  # noqa: E402
 import scoring  # noqa: E402
 
-ONSET_FLOOR = 0.3  # FrameDecision.onsetFloor
+ONSET_FLOOR = frame_decision.ONSET_FLOOR  # FrameDecision.onsetFloor
 
 
 def main():
