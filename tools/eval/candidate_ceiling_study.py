@@ -42,6 +42,10 @@ def main():
     args = parser.parse_args()
     counts = collections.defaultdict(collections.Counter)
     for k in range(4):
+        for path in (os.path.join(args.models, f"frame-{k}.json"), os.path.join(args.predictions, f"model-{k}", str(k))):
+            if not os.path.exists(path):
+                sys.exit(f"{path} missing: run `make eval` (the fold networks) and `footstep_eval.py score --models "
+                         f"{args.models} --predictions {args.predictions}` first")
         with open(os.path.join(args.models, f"frame-{k}.json")) as f:
             frame = json.load(f)
         for name, (pic, _, truth, meta) in frame_network.load_clips(args.out, args.work, "eval", k).items():
@@ -68,6 +72,7 @@ def main():
             print(f"network onsets >= {floor:g}, {scenario}: {c['steps']} steps; matched by a row of the output "
                   f"{rows:.3f}, by any candidate {candidates:.3f} ({c['count'] / c['minutes']:.0f} candidates a "
                   f"minute); a perfect judge of the candidates: F1 {2 * candidates / (1 + candidates):.3f}")
+
 
 if __name__ == "__main__":
     main()

@@ -24,26 +24,20 @@ import csv
 import glob
 import os
 import sys
-import wave
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import frame_detector_study as study  # noqa: E402
 import scoring  # noqa: E402
 
-RATE = 16000
+RATE = study.RATE
 ENV_HOP = 16  # 1 ms
 BOUNDS = (0.002, 0.004, 0.006, 0.01, 0.02)
 # Seconds after a candidate that its judgement hears (`FrameDecision.window`).
 HORIZON = 2.0
-
-
-def read_wav(path):
-    """A 16-bit WAV's samples as floats in [-1, 1)."""
-    with wave.open(path) as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64) / 32768
 
 
 PRE_ROLL = 0.05  # the segment's start before the onset (`AnalysisConfiguration.segmentPreRoll`)
@@ -152,7 +146,7 @@ def main():
                 rows = list(csv.DictReader(f))
             rows.sort(key=lambda r: float(r["onset_s"]))
             truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-            x = read_wav(os.path.join(gt, name + ".wav"))
+            x = study.read_wav(os.path.join(gt, name + ".wav")).astype(np.float64)
             raw = np.array([float(r["onset_s"]) for r in rows])
             fine = np.array([refined_onset(x, t, args.drop) for t in raw])
             labels = [source_of(t, truth) for t in raw]
