@@ -69,6 +69,7 @@ else
 		--analyze-option=--no-frame-network --predictions $(EVAL_DIR)/train-predictions
 	tools/.venv/bin/python tools/eval/frame_decision.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames attach \
 		--predictions $(EVAL_DIR)/train-predictions --frames $(EVAL_DIR)/models --models $(EVAL_DIR)/models
+	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models --bout-typers-only
 	tools/.venv/bin/python tools/eval/output_calibration.py --out $(EVAL_DIR) attach --models $(EVAL_DIR)/models \
 		--predictions $(EVAL_DIR)/calibration-predictions
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --models $(EVAL_DIR)/models --json $(EVAL_DIR)/figures.json

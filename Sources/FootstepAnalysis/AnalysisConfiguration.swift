@@ -79,12 +79,21 @@ public struct AnalysisConfiguration: Sendable, Equatable {
 
     /// The longest time, seconds, from a bout's last footstep's onset to the
     /// revision that names its steps' types again from the whole bout: the
-    /// bout ends `boutGap` after it, once no held event can still join it
-    /// (`BoutReviser`; a model without a bout typer makes none).
+    /// bout ends `boutGap` after it, once no event can still join it
+    /// (`BoutRevisionStage`; a model without a bout typer makes none).
     public var maximumBoutRevisionDelay: Double {
         guard gaitContext else { return 0 }
-        return maximumEventDelay + Self.boutGap + GaitContextRefiner.holdSeconds(walks: walks)
-            + GaitContextRefiner.crowdingGap
+        return maximumEventDelay + Self.boutGap + boutRevisionHold
+    }
+
+    /// How long, seconds, after the detector's horizon has passed a bout's
+    /// end (`boutGap` after its last step) the bout reviser waits before it
+    /// types the bout: the longest an event or the revision that settles it
+    /// can take to leave the frame evidence after its onset
+    /// (`maximumSettlementDelay`), and at least the gait context's hold and
+    /// crowding gap.
+    var boutRevisionHold: Double {
+        max(GaitContextRefiner.holdSeconds(walks: walks) + GaitContextRefiner.crowdingGap, maximumSettlementDelay)
     }
 
     /// Footsteps less than this many seconds apart are one bout (`BoutReviser.boutGap`).

@@ -14,7 +14,7 @@ import Glibc
 /// A bout is consecutive released footsteps less than `boutGap` (1.5 s)
 /// apart, at most `maximumBoutSteps`; it ends when a footstep comes later
 /// than that, or when the stream has moved `boutGap + holdSeconds` past its
-/// last step (no held event can still extend it). Each step whose type the
+/// last step (no event still on its way can extend it). Each step whose type the
 /// bout changes gets a ``TypeRevision``; `unknown` stays `unknown`.
 ///
 /// The features are `tools/eval/bout_typer.py`'s, value for value.
@@ -26,8 +26,9 @@ struct BoutReviser {
     static let maximumBoutSteps = 64
     static let historyCapacity = 1024
 
-    let model: BoutTypeModel
-    /// How long after its onset the gait context may still release a footstep.
+    let model: BoutTypePredictor
+    /// How long after its onset a footstep may still reach the reviser
+    /// (`AnalysisConfiguration.boutRevisionHold`, through `BoutRevisionStage`).
     let holdSeconds: Double
 
     private var bout: [AnalyzedEvent] = []
@@ -42,7 +43,7 @@ struct BoutReviser {
     private var row: [Double]
 
     init(model: BoutTypeModel, holdSeconds: Double) {
-        self.model = model
+        self.model = BoutTypePredictor(model)
         self.holdSeconds = holdSeconds
         bout.reserveCapacity(Self.maximumBoutSteps)
         historyOnsets = [Double](repeating: 0, count: Self.historyCapacity)
@@ -64,6 +65,17 @@ struct BoutReviser {
         while index > 0 && bout[index - 1].onsetSeconds > event.onsetSeconds { index -= 1 }
         bout.insert(event, at: index)
         remember(event)
+    }
+
+    /// Takes a later label of a step of the open bout: its new type, or
+    /// `other`, which takes it out of the bout.
+    mutating func relabel(_ revision: TypeRevision) {
+        guard let index = bout.firstIndex(where: { $0.onsetFrame == revision.onsetFrame }) else { return }
+        if revision.kind == .footstep {
+            bout[index].apply(revision)
+        } else {
+            bout.remove(at: index)
+        }
     }
 
     /// Ends the bout if the stream, complete up to `horizon` seconds, can no longer extend it.

@@ -4,7 +4,8 @@ import FootstepDSP
 
 /// The detection stage's second half: each event `OnsetStage` found →
 /// its segment → classifier → gait context → frame evidence (the frame step
-/// network over the hop's picture column, and the fusion). It cuts the
+/// network over the hop's picture column, and the fusion) → bout revision
+/// (`BoutRevisionStage`, with gait context and a bout typer). It cuts the
 /// segments from the recent samples its caller keeps: the detector's own
 /// history in one thread, a copy as long as it on the calling thread of
 /// `ParallelAnalysisRunner`, while the detector runs ahead on another.
@@ -14,6 +15,7 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     private(set) var classifier: Classifier
     private var gaitContext: GaitContextRefiner?
     private var frameEvidence: FrameEvidence?
+    private var boutRevision: BoutRevisionStage?
     private var segment: [Float]
     private let preRollFrames: Int
     private let sampleRate: Double
@@ -36,8 +38,10 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
             frameEvidence = nil
         }
         if configuration.gaitContext {
-            gaitContext = GaitContextRefiner(
-                boutTyper: classifier.boutTyper, walks: configuration.walks, memory: configuration.memory)
+            gaitContext = GaitContextRefiner(walks: configuration.walks, memory: configuration.memory)
+            boutRevision = classifier.boutTyper.map {
+                BoutRevisionStage(model: $0, holdSeconds: configuration.boutRevisionHold)
+            }
         }
         calibration = classifier.confidenceCalibration
         self.classifier = classifier
@@ -61,12 +65,19 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
         func confident(_ item: AnalysisOutput) {
             output(item.calibrated(by: calibration).requiringConfidence(minimum))
         }
-        guard var evidence = frameEvidence.take() else {
-            return classify(events, detected, history: history, output: confident)
+        var bouts = boutRevision.take()
+        func revised(_ item: AnalysisOutput) {
+            if bouts != nil { bouts!.accept(item, output: confident) } else { confident(item) }
         }
-        classify(events, detected, history: history) { evidence.accept($0, output: confident) }
-        evidence.process(column: column, levels: levels, background: detected.background, output: confident)
-        frameEvidence = consume evidence
+        if var evidence = frameEvidence.take() {
+            classify(events, detected, history: history) { evidence.accept($0, output: revised) }
+            evidence.process(column: column, levels: levels, background: detected.background, output: revised)
+            frameEvidence = consume evidence
+        } else {
+            classify(events, detected, history: history, output: revised)
+        }
+        bouts?.advance(to: Double(detected.earliestUnreportedOnsetFrame) / sampleRate, output: confident)
+        boutRevision = bouts
     }
 
     /// Takes the events the detector closed at the end of the stream, then
@@ -78,12 +89,19 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
         func confident(_ item: AnalysisOutput) {
             output(item.calibrated(by: calibration).requiringConfidence(minimum))
         }
-        guard var evidence = frameEvidence.take() else {
-            return finishClassifying(events, history: history, output: confident)
+        var bouts = boutRevision.take()
+        func revised(_ item: AnalysisOutput) {
+            if bouts != nil { bouts!.accept(item, output: confident) } else { confident(item) }
         }
-        finishClassifying(events, history: history) { evidence.accept($0, output: confident) }
-        evidence.finish(output: confident)
-        frameEvidence = consume evidence
+        if var evidence = frameEvidence.take() {
+            finishClassifying(events, history: history) { evidence.accept($0, output: revised) }
+            evidence.finish(output: revised)
+            frameEvidence = consume evidence
+        } else {
+            finishClassifying(events, history: history, output: revised)
+        }
+        bouts?.finish(output: confident)
+        boutRevision = bouts
     }
 
     private mutating func classify(

@@ -19,9 +19,10 @@ import FootstepDSP
 /// it has been settled by the gait context (`settledDelay`), unless a
 /// footstep before it is company; an added step always waits that long.
 /// An added step takes the type of the nearest of those footsteps (a step
-/// among heel strikes is one) and follows it: when the bout reviser names
+/// among heel strikes is one) and follows it: when the gait context names
 /// that footstep's type again, a ``TypeRevision`` names the added step's
-/// too. Its footstep probability and confidence are the network's; without
+/// too. (The bout reviser comes after this stage: it types an added step
+/// with the rest of its bout, `BoutRevisionStage`.) Its footstep probability and confidence are the network's; without
 /// `company` its type is `unknown`.
 ///
 /// The network hears a frame `lookahead` hops (0.3 s) after it, so a
@@ -31,8 +32,8 @@ import FootstepDSP
 /// ``TypeRevision`` that `settles` it follows with the fused label.
 /// Revisions wait in order until the network has heard their event; a
 /// provisional report and levels pass straight through. An event the
-/// network changed keeps that change in its later revisions (the bout
-/// reviser's new types): a vetoed footstep stays `other`.
+/// network changed keeps that change in its later revisions (the gait
+/// context's): a vetoed footstep stays `other`.
 ///
 /// A rescued footstep's type is the event model's likeliest of the four;
 /// its footstep probability is raised to the network's. A vetoed footstep's
@@ -164,7 +165,7 @@ struct FrameEvidence: ~Copyable {
     private var pending: [Pending] = []
     /// Recent events, in the order they came.
     private var recent: [Recent] = []
-    /// The gait context's recent footsteps (as settled, with the bout reviser's later types).
+    /// The gait context's recent footsteps (as settled, with their later types).
     private var footsteps: [(onsetFrame: Int64, type: FootstepType, types: TypeProbabilities)] = []
     /// The network's onsets that may become footsteps (with `add`).
     private var added: AddedSteps?

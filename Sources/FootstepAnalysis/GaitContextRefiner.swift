@@ -103,7 +103,7 @@ import FootstepCore
 /// running by cadence, stomping by loudness above the walker's ordinary
 /// steps, shuffling when the classifier heard a scrape, else heel strike.
 /// When its bout has ended, `BoutReviser` (with the model's bout typer) may
-/// name it again: a ``TypeRevision``.
+/// name it again, after the frame evidence (`BoutRevisionStage`): a ``TypeRevision``.
 ///
 /// Storage is reserved in `init`; `add` and `release` do not allocate.
 struct GaitContextRefiner {
@@ -185,8 +185,6 @@ struct GaitContextRefiner {
     private let capacity = 128
     /// Names each released footstep's type from its bout.
     private var typing = BoutTyping()
-    /// Names the types again when a bout has ended.
-    private var reviser: BoutReviser?
 
     /// The sure footsteps around an impact, for the memory and sure-company
     /// rules (nil: both off).
@@ -196,11 +194,10 @@ struct GaitContextRefiner {
     /// How long a held event waits (`holdSeconds(walks:)`).
     private let hold: Double
 
-    init(boutTyper: BoutTypeModel? = nil, walks: Bool = true, memory: Bool = true) {
+    init(walks: Bool = true, memory: Bool = true) {
         self.walks = walks
         hold = Self.holdSeconds(walks: walks)
         self.memory = memory ? FootstepMemory(reach: hold) : nil
-        reviser = boutTyper.map { [hold] in BoutReviser(model: $0, holdSeconds: hold + Self.crowdingGap) }
         pending.reserveCapacity(capacity)
         releasedFootsteps.reserveCapacity(2 * capacity)
         recentImpacts.reserveCapacity(3 * capacity)
@@ -227,13 +224,11 @@ struct GaitContextRefiner {
             releasedFootsteps.removeAll { $0 < oldest - Self.contextSeconds }
             recentImpacts.removeAll { $0.onset < oldest - Self.contextSeconds - Self.walkSeconds }
         }
-        reviser?.advance(to: horizon, output: output)
     }
 
     /// Releases every held event (end of stream).
     mutating func finish(output: (AnalysisOutput) -> Void) {
         while !pending.isEmpty { release(at: 0, knownUntil: .infinity, output: output) }
-        reviser?.finish(output: output)
     }
 
     /// Releases the held event at `index` if its label is settled (as an
@@ -255,7 +250,6 @@ struct GaitContextRefiner {
         pending.remove(at: index)
         if event.kind == .footstep { releasedFootsteps.append(event.onsetSeconds) }
         output(held.reported ? .revision(TypeRevision(settling: held.event, as: event)) : .event(event))
-        reviser?.add(event, output: output)
         return true
     }
 

@@ -156,11 +156,17 @@ struct FlatTreeEnsemble {
 
     /// Writes each class's logit for `inputs` into `logits` (no allocation).
     func logits(_ inputs: [Double], into logits: inout [Double]) {
+        inputs.withUnsafeBufferPointer { inputs in
+            logits.withUnsafeMutableBufferPointer { self.logits(inputs, into: $0) }
+        }
+    }
+
+    /// Writes each class's logit for `inputs` into `logits`, which holds one
+    /// value a class (no allocation).
+    func logits(_ inputs: UnsafeBufferPointer<Double>, into logits: UnsafeMutableBufferPointer<Double>) {
         for k in 0..<baseline.count { logits[k] = baseline[k] }
         nodes.withUnsafeBufferPointer { nodes in
         values.withUnsafeBufferPointer { values in
-        inputs.withUnsafeBufferPointer { inputs in
-        logits.withUnsafeMutableBufferPointer { logits in
             @inline(__always) func step(_ index: Int) -> Int {
                 let node = nodes[index]
                 let x = inputs[Int(node.feature)]
@@ -177,8 +183,6 @@ struct FlatTreeEnsemble {
                 logits[group.outputs.2] += values[c]
                 logits[group.outputs.3] += values[d]
             }
-        }
-        }
         }
         }
     }

@@ -35,7 +35,7 @@ import Testing
 
     /// Feeds `events` (released in this order) and returns the revisions; `horizon` then ends the stream
     /// there (`advance`), or with `finish` when nil.
-    static func revisions(_ events: [AnalyzedEvent], horizon: Double? = nil) -> [TypeRevision] {
+    static func revisions(_ events: [AnalyzedEvent], horizon: Double? = nil, model: BoutTypeModel = model) -> [TypeRevision] {
         var reviser = BoutReviser(model: model, holdSeconds: 1.85)
         var out: [TypeRevision] = []
         let collect: (AnalysisOutput) -> Void = { if case let .revision(r) = $0 { out.append(r) } }
@@ -52,6 +52,69 @@ import Testing
         #expect(revisions.map(\.onsetFrame) == run.map(\.onsetFrame))
         let walk = (0..<8).map { Self.step(at: 10 + Double($0) * 0.55) }
         #expect(Self.revisions(walk).isEmpty, "heel strikes named heel strikes are not revised")
+    }
+
+    /// The same typer as trees (the shipped typer's kind): one stump a type.
+    @Test func aTreeTyperRevisesTheSameBouts() {
+        let count = BoutTypeModel.featureNames.count
+        let cadence = BoutTypeModel.featureNames.firstIndex(of: "bout_cadence_hz")!
+        let rise = BoutTypeModel.featureNames.firstIndex(of: "bout_level_over_q30_db")!
+        func stump(_ output: Int, _ feature: Int, _ threshold: Double) -> TreeEnsemble.Tree {
+            TreeEnsemble.Tree(
+                output: output, feature: [feature, -1, -1], threshold: [threshold, 0, 0], left: [1, 0, 0],
+                right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -1, 5])
+        }
+        let trees = BoutTypeModel(
+            classes: BoutTypeModel.classNames, features: BoutTypeModel.featureNames,
+            means: [Double](repeating: 0, count: count), scales: [Double](repeating: 1, count: count), weights: [],
+            biases: [], trees: TreeEnsemble(baseline: [0, 1, 0, 0], trees: [stump(3, cadence, 2.45), stump(0, rise, 4)]))
+        let run = (0..<8).map { Self.step(at: 10 + Double($0) * 0.33) }
+        let walk = (0..<8).map { Self.step(at: 10 + Double($0) * 0.55) }
+        #expect(Self.revisions(run, model: trees).map(\.type) == [FootstepType](repeating: .running, count: 8))
+        #expect(Self.revisions(walk, model: trees).isEmpty)
+        #expect(Self.revisions(run, model: trees) == Self.revisions(run))
+    }
+
+    /// The stage after the frame evidence types the footsteps the pipeline
+    /// finally reports: a provisional report joins its bout as its settlement
+    /// labels it, a step vetoed later leaves it, and the items pass on first.
+    @Test func theRevisionStageTypesTheSettledFootsteps() {
+        var stage = BoutRevisionStage(model: Self.model, holdSeconds: 1.85)
+        var out: [AnalysisOutput] = []
+        let collect: (AnalysisOutput) -> Void = { out.append($0) }
+        let run = (0..<8).map { Self.step(at: 10 + Double($0) * 0.33) }
+        func settling(_ event: AnalyzedEvent, as kind: EventKind) -> TypeRevision {
+            var settled = event
+            settled.kind = kind
+            return TypeRevision(settling: event, as: settled)
+        }
+        var provisionalOther = run[3]
+        provisionalOther.kind = .other
+        for (index, event) in run.enumerated() {
+            switch index {
+            case 3:  // reported as `other`, settled a footstep
+                stage.accept(.provisional(provisionalOther), output: collect)
+                stage.accept(.revision(settling(provisionalOther, as: .footstep)), output: collect)
+            case 5:  // reported as a footstep, settled `other`
+                stage.accept(.provisional(event), output: collect)
+                stage.accept(.revision(settling(event, as: .other)), output: collect)
+            default:
+                stage.accept(.event(event), output: collect)
+            }
+        }
+        // A step the frame evidence vetoes after its report leaves the bout.
+        let veto = TypeRevision(
+            onsetFrame: run[7].onsetFrame, onsetSeconds: run[7].onsetSeconds, previousType: .heelStrike, kind: .other,
+            type: .unknown, confidence: 0.8, footstepProbability: 0.2)
+        stage.accept(.revision(veto), output: collect)
+        #expect(out.count == 11, "every item passes on, nothing revised before the bout ends")
+        let last = run[6].onsetSeconds
+        stage.advance(to: last + 1.5 + 1.8, output: collect)
+        #expect(out.count == 11, "a step could still join")
+        stage.advance(to: last + 1.5 + 1.9, output: collect)
+        let revised = out.dropFirst(11).compactMap { if case let .revision(r) = $0 { r } else { nil } }
+        #expect(revised.map(\.onsetFrame) == [0, 1, 2, 3, 4, 6].map { run[$0].onsetFrame })
+        #expect(revised.allSatisfy { $0.type == .running && !$0.settles })
     }
 
     @Test func aBoutEndsOnlyWhenNoHeldStepCanStillExtendIt() {

@@ -19,7 +19,10 @@ sources; the lockbox has none). Steps:
 4. The bout typers (`bout_typer.py`): `footstepctl analyze` runs each fold's training
    clips with that fold's model (steps it did not train on, as in use); fold-K.json
    gets a typer fitted on the other folds' bouts, full.json one fitted on all.
-   `--bout-typers-only` redoes this step (and step 5) alone.
+   `--bout-typers-only` redoes this step (and step 5) alone: `make eval` runs it again
+   once the frame network and its decision are attached, so that the typers learn
+   from the footsteps the whole pipeline releases (fitted on the event model's
+   footsteps alone, they type the released ones worse: CHANGELOG, session 54).
 5. The synthetic distractor check: full.json over `DistractorRejectionTests`' audio
    (`footstepctl synth --scenario distractors`, its seed and 20 minutes); more false
    footsteps an hour than that test allows and `--install` refuses to copy full.json
