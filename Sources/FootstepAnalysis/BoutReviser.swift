@@ -42,8 +42,8 @@ struct BoutReviser {
     private var intervals: [Double] = []
     private var row: [Double]
 
-    init(model: BoutTypeModel, holdSeconds: Double) {
-        self.model = BoutTypePredictor(model)
+    init(model: BoutTypePredictor, holdSeconds: Double) {
+        self.model = model
         self.holdSeconds = holdSeconds
         bout.reserveCapacity(Self.maximumBoutSteps)
         historyOnsets = [Double](repeating: 0, count: Self.historyCapacity)

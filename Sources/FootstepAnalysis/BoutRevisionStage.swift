@@ -24,7 +24,7 @@ struct BoutRevisionStage {
     private var reviser: BoutReviser
     private var provisional: [AnalyzedEvent] = []
 
-    init(model: BoutTypeModel, holdSeconds: Double) {
+    init(model: BoutTypePredictor, holdSeconds: Double) {
         reviser = BoutReviser(model: model, holdSeconds: holdSeconds)
         provisional.reserveCapacity(Self.capacity)
     }

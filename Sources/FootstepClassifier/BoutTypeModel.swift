@@ -80,15 +80,23 @@ public struct BoutTypeModel: Sendable, Codable, Equatable {
 }
 
 /// A validated `BoutTypeModel` ready to name types: its trees laid out for
-/// prediction (`FlatTreeEnsemble`), or its logistic regression.
+/// prediction (`FlatTreeEnsemble`; the model file's nested form is not
+/// kept), or its logistic regression.
 public struct BoutTypePredictor: Sendable {
-    private let model: BoutTypeModel
-    private let trees: FlatTreeEnsemble?
+    private enum Scorer {
+        case trees(FlatTreeEnsemble)
+        case logistic(means: [Double], scales: [Double], weights: [[Double]], biases: [Double])
+    }
+
+    private let scorer: Scorer
 
     /// - Precondition: `model` has passed `BoutTypeModel.validate`.
     public init(_ model: BoutTypeModel) {
-        self.model = model
-        trees = model.trees.map(FlatTreeEnsemble.init)
+        if let trees = model.trees {
+            scorer = .trees(FlatTreeEnsemble(trees))
+        } else {
+            scorer = .logistic(means: model.means, scales: model.scales, weights: model.weights, biases: model.biases)
+        }
     }
 
     /// The type with the largest score for `features` (`BoutTypeModel.featureNames` order).
@@ -96,10 +104,11 @@ public struct BoutTypePredictor: Sendable {
     public func type(for features: UnsafeBufferPointer<Double>) -> FootstepType {
         let count = FootstepType.classified.count
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { scores in
-            if let trees {
+            switch scorer {
+            case let .trees(trees):
                 trees.logits(features, into: scores)
-            } else {
-                logisticScores(features, into: scores)
+            case let .logistic(means, scales, weights, biases):
+                Self.logisticScores(features, means: means, scales: scales, weights: weights, biases: biases, into: scores)
             }
             var best = 0
             for k in 1..<count where scores[k] > scores[best] { best = k }
@@ -107,11 +116,13 @@ public struct BoutTypePredictor: Sendable {
         }
     }
 
-    private func logisticScores(_ features: UnsafeBufferPointer<Double>, into scores: UnsafeMutableBufferPointer<Double>) {
-        let (means, scales) = (model.means, model.scales)
-        for k in 0..<model.weights.count {
-            var score = model.biases[k]
-            let row = model.weights[k]
+    private static func logisticScores(
+        _ features: UnsafeBufferPointer<Double>, means: [Double], scales: [Double], weights: [[Double]], biases: [Double],
+        into scores: UnsafeMutableBufferPointer<Double>
+    ) {
+        for k in 0..<weights.count {
+            var score = biases[k]
+            let row = weights[k]
             for i in 0..<features.count {
                 let value = features[i].isFinite ? features[i] : means[i]
                 score += row[i] * (value - means[i]) / scales[i]

@@ -57,8 +57,9 @@ public protocol EventClassifier: ~Copyable {
         _ event: ImpactEvent, segment: UnsafeBufferPointer<Float>, preRollFrames: Int, sampleRate: Double
     ) -> Classification
 
-    /// Names footsteps' types again once their bout has ended; nil keeps the live types.
-    var boutTyper: BoutTypeModel? { get }
+    /// Names footsteps' types again once their bout has ended (the model's
+    /// bout typer, ready to predict); nil keeps the live types.
+    var boutTyper: BoutTypePredictor? { get }
 
     /// The frame step network that revises the labels (`FrameEvidence`); nil keeps them.
     /// Its `decision` is nil: the classifier hands it over as `frameDecision`.
@@ -74,7 +75,7 @@ public protocol EventClassifier: ~Copyable {
 }
 
 extension EventClassifier where Self: ~Copyable {
-    public var boutTyper: BoutTypeModel? { nil }
+    public var boutTyper: BoutTypePredictor? { nil }
     public var frameNetwork: FootstepModel.FrameNetwork? { nil }
     public var frameDecision: FrameDecision? { nil }
     public var confidenceCalibration: ConfidenceCalibration? { nil }

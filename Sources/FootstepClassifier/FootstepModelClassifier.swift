@@ -18,7 +18,7 @@ import FootstepDSP
 /// model file's nested form, its frame decision's too), so the model it was
 /// made from can be released.
 public struct FootstepModelClassifier: EventClassifier {
-    public let boutTyper: BoutTypeModel?
+    public let boutTyper: BoutTypePredictor?
     /// The model's frame network without its decision (that is `frameDecision`).
     public let frameNetwork: FootstepModel.FrameNetwork?
     public let frameDecision: FrameDecision?
@@ -46,7 +46,7 @@ public struct FootstepModelClassifier: EventClassifier {
 
     public init(model: FootstepModel) throws(ClassifierError) {
         try model.validate()
-        boutTyper = model.boutTyper
+        boutTyper = model.boutTyper.map(BoutTypePredictor.init)
         frameDecision = model.frameNetwork?.decision.map(FrameDecision.init)
         confidenceCalibration = model.confidenceCalibration
         frameNetwork = model.frameNetwork.map { network in

@@ -36,7 +36,7 @@ import Testing
     /// Feeds `events` (released in this order) and returns the revisions; `horizon` then ends the stream
     /// there (`advance`), or with `finish` when nil.
     static func revisions(_ events: [AnalyzedEvent], horizon: Double? = nil, model: BoutTypeModel = model) -> [TypeRevision] {
-        var reviser = BoutReviser(model: model, holdSeconds: 1.85)
+        var reviser = BoutReviser(model: BoutTypePredictor(model), holdSeconds: 1.85)
         var out: [TypeRevision] = []
         let collect: (AnalysisOutput) -> Void = { if case let .revision(r) = $0 { out.append(r) } }
         for event in events { reviser.add(event, output: collect) }
@@ -79,7 +79,7 @@ import Testing
     /// finally reports: a provisional report joins its bout as its settlement
     /// labels it, a step vetoed later leaves it, and the items pass on first.
     @Test func theRevisionStageTypesTheSettledFootsteps() {
-        var stage = BoutRevisionStage(model: Self.model, holdSeconds: 1.85)
+        var stage = BoutRevisionStage(model: BoutTypePredictor(Self.model), holdSeconds: 1.85)
         var out: [AnalysisOutput] = []
         let collect: (AnalysisOutput) -> Void = { out.append($0) }
         let run = (0..<8).map { Self.step(at: 10 + Double($0) * 0.33) }
