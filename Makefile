@@ -63,7 +63,7 @@ eval: release
 ifeq ($(LOCKBOX),1)
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --lockbox --json $(EVAL_DIR)/lockbox.json
 else
-	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models
+	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models --no-bout-typers
 	tools/.venv/bin/python tools/eval/frame_network.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames folds --models $(EVAL_DIR)/models
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --split train --models $(EVAL_DIR)/models \
 		--analyze-option=--no-frame-network --predictions $(EVAL_DIR)/train-predictions

@@ -19,10 +19,11 @@ sources; the lockbox has none). Steps:
 4. The bout typers (`bout_typer.py`): `footstepctl analyze` runs each fold's training
    clips with that fold's model (steps it did not train on, as in use); fold-K.json
    gets a typer fitted on the other folds' bouts, full.json one fitted on all.
-   `--bout-typers-only` redoes this step (and step 5) alone: `make eval` runs it again
-   once the frame network and its decision are attached, so that the typers learn
-   from the footsteps the whole pipeline releases (fitted on the event model's
-   footsteps alone, they type the released ones worse: CHANGELOG, session 54).
+   `--bout-typers-only` redoes this step (and step 5) alone: `make eval` skips it here
+   (`--no-bout-typers`) and runs it once the frame network and its decision are
+   attached, so that the typers learn from the footsteps the whole pipeline releases
+   (fitted on the event model's footsteps alone, they type the released ones worse:
+   CHANGELOG, session 54).
 5. The synthetic distractor check: full.json over `DistractorRejectionTests`' audio
    (`footstepctl synth --scenario distractors`, its seed and 20 minutes); more false
    footsteps an hour than that test allows and `--install` refuses to copy full.json
@@ -298,6 +299,9 @@ def parser():
     ap.add_argument("--leave-out", choices=transmission.MODELS,
                     help="train without the clips of this transmission model (the synthesizer's floors stay), "
                          "to measure how the models do on a floor they never heard (docs/evaluation.md)")
+    ap.add_argument("--bout-typers", action=argparse.BooleanOptionalAction, default=True,
+                    help="fit the bout typers after training (step 4; make eval fits them later, "
+                         "with --bout-typers-only, once the frame decision is attached)")
     ap.add_argument("--bout-typers-only", action="store_true",
                     help="only (re)fit the bout typers into the existing models (step 4)")
     ap.add_argument("--install", action="store_true",
@@ -360,7 +364,8 @@ def main():
     tc.write_model(full, model, names, mean, scale, temperature, f"{tc.dataset_version()}/eval-folds-all/seed{args.seed}",
                    {key: v for key, v in pooled.items() if key != "reliability"}, network)
     print(f"wrote {args.models}/fold-*.json and full.json")
-    add_bout_typers(args.out, args.models, args.footstepctl, args.leave_out)
+    if args.bout_typers:
+        add_bout_typers(args.out, args.models, args.footstepctl, args.leave_out)
     check_and_install(args, full)
 
 
