@@ -10,15 +10,20 @@
   train/<fold>/gt/*.wav|csv + clips_meta.csv   recordings the training may use (folds 0-3 only; never the lockbox)
   distractors/<fold>/gt/*.wav|csv + clips_meta.csv   clips without footsteps (folds 0-3 and the lockbox): more
                                                distractor-only audio for the false footsteps an hour
+  negatives/<fold>/gt/*.wav|csv + clips_meta.csv     negatives that sound like footsteps (folds 0-3 and the
+                                               lockbox; negatives.py: beat music, clocks, machines, ...), one
+                                               family a clip, scored as false footsteps an hour per family
+  train-negatives/<fold>/...                   the same families from other seeds, for training (folds 0-3)
 Evaluation and training clips of a fold come from the same families with different seeds.
 
 `score` runs `footstepctl analyze --output` on each fold's clips with the model trained
 without that fold (DIR/fold-K.json; the shipped model when --models is not given) and
 prints, side by side, the figures on unseen families (fold K with model K) and on seen
 ones (the other folds with model K): detection P/R/F1 (±100 ms, one to one), false
-footsteps per hour of distractor-only audio (the evaluation clips' and distractors/<fold>'s, pooled; P/R/F1
-over the evaluation clips alone), per-type recall and macro-F1, per
-transmission model and microphone chain. `--lockbox` scores the lockbox with DIR/full.json
+footsteps per hour of distractor-only audio (the evaluation clips', distractors/<fold>'s and negatives/<fold>'s,
+pooled; P/R/F1 over the evaluation clips alone), per-type recall and macro-F1, per
+transmission model and microphone chain, and the false footsteps an hour of each negative family (with the
+distractor clips as one more family), overall and per transmission model. `--lockbox` scores the lockbox with DIR/full.json
 (or the shipped model): do that once, at the end.
 """
 import argparse
@@ -50,24 +55,36 @@ def load_inputs(data_dir, out):
 def build(args):
     data, bg = load_inputs(args.data, args.out)
     counts = dict(eval=args.eval_clips, train=args.train_clips, randomised=args.randomised_train_clips,
-                  distractors=args.distractor_clips)
+                  distractors=args.distractor_clips, negatives=args.negative_clips,
+                  train_negatives=args.train_negative_clips)
     jobs = build_plan(args.out, counts, seconds=args.seconds, seed=args.seed, force=args.force,
-                      wide_paths=args.wide_paths)
+                      wide_paths=args.wide_paths, only=args.only)
     run_builds(jobs, data, bg, processes=args.jobs)
 
 
-def build_plan(out_dir, counts, seconds=45, seed=0, force=False, wide_paths=False):
+def build_plan(out_dir, counts, seconds=45, seed=0, force=False, wide_paths=False, only=None):
     """The folds `build` writes, in order: a dict of `corpus.build`'s arguments for each (split, fold) that holds
-    fewer clips than `counts` asks (keys `eval`, `train`, `randomised`, `distractors`); each fold's clips are
-    deterministic in (seed, index), so a fold built with fewer clips is extended, not rebuilt."""
+    fewer clips than `counts` asks (keys `eval`, `train`, `randomised`, `distractors`, and `negatives` and
+    `train_negatives`, whose jobs say `negatives: True` and go to `negatives.build`); each fold's clips are
+    deterministic in (seed, index), so a fold built with fewer clips is extended, not rebuilt (a negatives fold is
+    rebuilt whole, to the same clips). With `only`, a list of split names, the other splits are left alone."""
     plan = [("eval", k, counts["eval"]) for k in FOLDS]
     plan += [("train", k, counts["train"]) for k in FOLDS]
     plan += [("eval", sources.LOCKBOX_FOLD, counts["eval"])]
     plan += [("train-randomised", k, counts["randomised"]) for k in FOLDS]
     plan += [("distractors", k, counts["distractors"]) for k in FOLDS + [sources.LOCKBOX_FOLD]]
+    plan += [("negatives", k, counts.get("negatives", 0)) for k in FOLDS + [sources.LOCKBOX_FOLD]]
+    plan += [("train-negatives", k, counts.get("train_negatives", 0)) for k in FOLDS]
     jobs = []
     for split, fold, clips in plan:
+        if only and split not in only:
+            continue
         out = os.path.join(out_dir, split, str(fold))
+        if split.endswith("negatives"):
+            if clips and (force or built_clips(out) < clips):
+                jobs.append(dict(out_dir=out, fold=fold, seed=fold_seed(split, fold, seed), clips=clips,
+                                 seconds=seconds, first=0, negatives=True))
+            continue
         existing = 0 if force else built_clips(out)
         if existing >= clips:
             continue
@@ -86,6 +103,13 @@ def _build_one(job):
     import corpus
     data, bg = _BUILD_INPUTS
     started = time.time()
+    if job.get("negatives"):
+        import backgrounds
+        import negatives
+        quiet = backgrounds.Backgrounds([], [], [], families=negatives.QUIET)
+        rows = negatives.build(job["out_dir"], negatives.fold_sources(data[job["fold"]], bg, quiet), job["seed"],
+                               job["clips"], job["seconds"])
+        return job, rows, time.time() - started
     options = {k: v for k, v in job.items() if k not in ("out_dir", "fold")}
     rows = corpus.build(job["out_dir"], data[job["fold"]], bg, **options)
     return job, rows, time.time() - started
@@ -122,8 +146,9 @@ def run_builds(jobs, data, bg, processes=1):
 def fold_seed(split, fold, seed=0):
     """The seed `build` gives `corpus.build` for a split's fold (`seed`: build's --seed)."""
     if fold == sources.LOCKBOX_FOLD:
-        return {"eval": 999, "distractors": 499}[split] + 1000 * seed
-    base = {"eval": 100, "train": 200, "train-randomised": 300, "distractors": 400}[split]
+        return {"eval": 999, "distractors": 499, "negatives": 599}[split] + 1000 * seed
+    base = {"eval": 100, "train": 200, "train-randomised": 300, "distractors": 400, "negatives": 500,
+            "train-negatives": 600}[split]
     return base + FOLDS.index(fold) + 1000 * seed
 
 
@@ -182,6 +207,26 @@ HEADER = ("| set | steps | detection P / R / F1 | false footsteps / h (distracto
           "recall heel / run / stomp / shuffle |\n| --- | --- | --- | --- | --- | --- |")
 
 
+def groups_by_scenario(pred_dir, gt_dir, clips):
+    """The false footsteps of distractor-only clips per transmission model: {scenario: Tally}."""
+    return scoring.score_directory(pred_dir, gt_dir, group_by="scenario", clips=clips, false_footsteps_only=True)[1]
+
+
+def negatives_table(label, per_hour, hours):
+    """False footsteps an hour per negative family, overall and in each building (`score`'s `negatives`)."""
+    import transmission
+    families = sorted(k for k in per_hour if "/" not in k)
+    lines = [f"\nfalse footsteps an hour by negative family ({label}; negatives.py, the distractor clips as "
+             "`distractors`):",
+             "| family | hours | false footsteps / h | " + " | ".join(transmission.MODELS) + " |",
+             "| --- | --- | --- |" + " --- |" * len(transmission.MODELS)]
+    for f in families:
+        cells = [per_hour.get(f"{f}/{m}") for m in transmission.MODELS]
+        lines.append(f"| {f} | {hours[f]:.2f} | **{per_hour[f]:.0f}** | "
+                     + " | ".join("-" if c is None else f"{c:.0f}" for c in cells) + " |")
+    return "\n".join(lines)
+
+
 def reliability_table(label, r):
     """The confidence the pipeline gives its labels against how often they are right (`scoring.Reliability`)."""
     if not r["events"]:
@@ -202,6 +247,9 @@ def score(args):
     unseen, seen = scoring.Tally(), scoring.Tally()
     reliability = scoring.Reliability()
     by = {key: {"unseen": {}, "seen": {}} for key in ("scenario", "mic")}
+    # False footsteps of each negative family ("distractors": the distractor clips), and of each family in each
+    # building ("family/scenario").
+    negatives = {"unseen": {}, "seen": {}}
     per_fold = []
     folds = [sources.LOCKBOX_FOLD] if args.lockbox else FOLDS
     if args.lockbox and args.split != "eval":
@@ -238,6 +286,26 @@ def score(args):
                     for value, tally in groups.items():
                         by[key][side].setdefault(value, scoring.Tally()).merge(tally)
                 pair.merge(total)
+                negatives[side].setdefault("distractors", scoring.Tally()).merge(total)
+                for scenario, tally in groups_by_scenario(quiet_pred, quiet, quiet_clips).items():
+                    negatives[side].setdefault(f"distractors/{scenario}", scoring.Tally()).merge(tally)
+            negative = os.path.join(args.out, "negatives", str(data_fold), "gt")
+            if args.split == "eval" and os.path.isdir(negative):
+                # Negatives that sound like footsteps (negatives.py): false footsteps an hour, per family too.
+                negative_pred = os.path.join(work, f"model-{model_fold}", f"negatives-{data_fold}")
+                analyze(footstepctl, model, negative, negative_pred, extra, args.limit)
+                negative_clips = clip_names(negative, args.limit)
+                for key in by:
+                    total, groups = scoring.score_directory(negative_pred, negative, group_by=key,
+                                                            clips=negative_clips, false_footsteps_only=True)
+                    for value, tally in groups.items():
+                        by[key][side].setdefault(value, scoring.Tally()).merge(tally)
+                for group_by in ("family", ("family", "scenario")):
+                    _, groups = scoring.score_directory(negative_pred, negative, group_by=group_by,
+                                                        clips=negative_clips, false_footsteps_only=True)
+                    for value, tally in groups.items():
+                        negatives[side].setdefault(value, scoring.Tally()).merge(tally)
+                pair.merge(total)
             (unseen if side == "unseen" else seen).merge(pair)
             if side == "unseen":
                 per_fold.append((data_fold, pair.figures()))
@@ -246,7 +314,10 @@ def score(args):
                                          scoring.read_rows(os.path.join(pred, name + ".csv")))
     result = {"unseen": unseen.figures(), "seen": seen.figures() if seen.c["clips"] else None,
               "per_fold": {str(k): v for k, v in per_fold}, "reliability": reliability.figures(),
-              "by": {key: {side: {v: t.figures() for v, t in d.items()} for side, d in sides.items()} for key, sides in by.items()}}
+              "by": {key: {side: {v: t.figures() for v, t in d.items()} for side, d in sides.items()} for key, sides in by.items()},
+              "negatives": {side: {v: t.figures()["false_per_hour"] for v, t in d.items()} for side, d in negatives.items()},
+              "negative_hours": {side: {v: t.figures()["distractor_only_hours"] for v, t in d.items()}
+                                 for side, d in negatives.items()}}
     label = "lockbox" if args.lockbox else "unseen families"
     print(f"false footsteps an hour over {result['unseen']['distractor_only_hours']:.2f} h of distractor-only audio "
           f"({label})" + (f", {result['seen']['distractor_only_hours']:.2f} h (seen families)" if result["seen"] else ""))
@@ -262,6 +333,8 @@ def score(args):
         print(f"\nby {key} ({label}):\n" + HEADER)
         for value, f in sorted(result["by"][key]["unseen"].items()):
             print(figures_line(value, f))
+    if result["negatives"]["unseen"]:
+        print(negatives_table(label, result["negatives"]["unseen"], result["negative_hours"]["unseen"]))
     print("\nconfusion (" + label + ", rows = truth):")
     for k in scoring.CLASSES:
         print(f"  {k:12s} {result['unseen']['confusion'].get(k, {})}")
@@ -285,6 +358,14 @@ def main():
     b.add_argument("--distractor-clips", type=int, default=80,
                    help="clips without footsteps per fold and in the lockbox (distractors/<fold>), beside the "
                         "evaluation clips' own, for the false footsteps an hour")
+    b.add_argument("--negative-clips", type=int, default=96,
+                   help="negatives that sound like footsteps per fold and in the lockbox (negatives/<fold>: every "
+                        "family through every building, twice)")
+    b.add_argument("--train-negative-clips", type=int, default=96,
+                   help="the same families from other seeds per fold, for training (train-negatives/<fold>)")
+    b.add_argument("--only", action="append", choices=["eval", "train", "train-randomised", "distractors", "negatives",
+                                                       "train-negatives"],
+                   help="build only this split (repeatable; default: all)")
     b.add_argument("--wide-paths", action="store_true",
                    help="draw the randomised training recordings' floors and rooms from transmission.widen's wider "
                         "ranges (the building changes, nothing else; not the shipped recipe: docs/evaluation.md)")

@@ -221,8 +221,8 @@ def read_rows(path):
 
 
 def score_directory(pred_dir, gt_dir, group_by=None, clips=None, false_footsteps_only=False):
-    """Scores every clip of gt_dir (or the named `clips`); with `group_by` (a clips_meta.csv column),
-    also per value of it. Returns (Tally over all clips, {value: Tally}). With `false_footsteps_only`
+    """Scores every clip of gt_dir (or the named `clips`); with `group_by` (a clips_meta.csv column, or a tuple of
+    them: the key is their values joined by "/"), also per value of it. Returns (Tally over all clips, {value: Tally}). With `false_footsteps_only`
     the clips (all without footsteps) count towards the false footsteps an hour alone (`Tally.add_false_footsteps`)."""
     meta_path = os.path.join(os.path.dirname(os.path.normpath(gt_dir)), "clips_meta.csv")
     meta = {}
@@ -245,6 +245,7 @@ def score_directory(pred_dir, gt_dir, group_by=None, clips=None, false_footsteps
             one.add_clip(truth, predictions, seconds)
         total.merge(one)
         if group_by:
-            key = meta.get(name, {}).get(group_by) or name.rsplit("_", 1)[0]
+            columns = group_by if isinstance(group_by, tuple) else (group_by,)
+            key = "/".join(meta.get(name, {}).get(c) or name.rsplit("_", 1)[0] for c in columns)
             groups[key].merge(one)
     return total, groups

@@ -155,8 +155,9 @@ class Sound:
 
 
 def load(wav_dir, manifest=MANIFEST):
-    """{fold: {"steps": [Sound], "distractors": [Sound]}} plus "background": {"speech": [...], "music": [...]}."""
-    out = {k: {"steps": [], "distractors": []} for k in list(FOLDS) + [LOCKBOX_FOLD]}
+    """{fold: {"steps": [Sound], "distractors": [Sound], "music": [samples]}} plus "background": {"speech": [...],
+    "music": [...]}."""
+    out = {k: {"steps": [], "distractors": [], "music": []} for k in list(FOLDS) + [LOCKBOX_FOLD]}
     out["background"] = {"speech": [], "music": []}
     missing = []
     with open(manifest, newline="") as f:
@@ -190,7 +191,10 @@ def load(wav_dir, manifest=MANIFEST):
                     out[fold]["distractors"].append(Sound(piece, family(row), cat, f"{wav_name(row)}#{i}"))
             elif cat in DISTRACTOR_CATEGORIES:
                 out[fold]["distractors"].append(Sound(x[: int(2.5 * RATE)], family(row), cat, wav_name(row)))
-            # a fold's own speech and music are not used: backgrounds come from BACKGROUND_PACKAGES
+            elif cat == "music":
+                # A fold's own soundtracks: negatives (negatives.py), never the backgrounds of its clips.
+                out[fold]["music"].append(x)
+            # a fold's own speech is not used: backgrounds come from BACKGROUND_PACKAGES
     if missing:
         raise SystemExit(f"{len(missing)} manifest recordings missing, e.g. {missing[0]}: run tools/training-data/fetch.sh")
     return out
