@@ -113,15 +113,13 @@ def randomise_source(x, rng):
 class Track:
     """The events of one clip before mixing: dry sounds placed in time, rendered through the building."""
 
-    def __init__(self, seconds, building, keep_steps=False):
+    def __init__(self, seconds, building):
         self.n = int(seconds * RATE)
         self.steps = np.zeros(self.n + 2 * RATE)
         self.others = np.zeros(self.n + 2 * RATE)
         self.truth = []
         self.building = building
         self.step_levels = []
-        # With keep_steps, each step's own sound as placed: (first sample, samples), for audibility_study.py.
-        self.step_sounds = [] if keep_steps else None
 
     def place(self, t, x, label, gain_db, structure_gain=1.0):
         y = self.building.apply(x, structure_gain) * 10 ** (gain_db / 20)
@@ -134,8 +132,6 @@ class Track:
         self.truth.append((t, t + len(x) / RATE, label))
         if not label.startswith("other"):
             self.step_levels.append(_loudest_100ms(y))
-            if self.step_sounds is not None:
-                self.step_sounds.append((i, y[: j - i]))
         return True
 
     def free(self, t, gap):
@@ -218,16 +214,13 @@ def add_distractors(track, rng, distractors, seconds, per_minute, randomiser=Non
             track.place(t, sound(d), "other:" + d.category, level)
 
 
-def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, parts=None,
-              path_rng=None):
+def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, randomiser=None, path_rng=None):
     """Renders one clip: (samples, truth rows, meta). `randomiser`, a generator, randomises the sources
-    (training recordings only); the clip's other draws are the same with or without it. `parts`, a dict, receives
-    the mix before its level is set and before the microphone chain (`mix`), and each step's own sound in it
-    (`step_sounds`: first sample, samples). `path_rng`, a generator, draws the building from `transmission.widen`'s
+    (training recordings only); the clip's other draws are the same with or without it. `path_rng`, a generator, draws the building from `transmission.widen`'s
     wider ranges instead (training recordings only; the clip's other draws stay the same)."""
     params = tx.draw(model, rng)  # drawn either way: the clip's later draws from `rng` stay the same
     building = tx.Transmission(params if path_rng is None else tx.widen(model, path_rng))
-    track = Track(seconds, building, keep_steps=parts is not None)
+    track = Track(seconds, building)
     steps = sources["steps"]
     walkers = 0
     if with_steps:
@@ -255,8 +248,6 @@ def make_clip(rng, sources, backgrounds, seconds, model, mic, with_steps, random
     bg, bg_names = backgrounds.mix(rng, len(track.steps))
     mix = track.steps + track.others + bg * reference * 10 ** (-snr / 20)
     mix = mix[: track.n]
-    if parts is not None:
-        parts.update(mix=mix.copy(), step_sounds=track.step_sounds)
     mix *= 10 ** (rng.uniform(-35, -6) / 20) / (np.max(np.abs(mix)) + 1e-12)
     mic_params = tx.draw_mic(rng, mic)
     mix = tx.apply_mic(mix, mic_params, rng)

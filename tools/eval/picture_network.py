@@ -7,8 +7,7 @@ blocks of 3x3 convolution, batch norm, ReLU and 2x2 max pooling (8-16-16 channel
 averaged over the picture, joined by the standardised event features, a 64-unit layer, one logit: footstep
 (any type) against `other`. SpecAugment-style masking of 2 bands and 3 frames and a shift of up to one frame,
 Adam (1e-3, weight decay 1e-4), 10 epochs of batch 256, each detection weighted as the trees weigh it.
-Measured out of fold in `cnn_study.py` (docs/evaluation.md, *The impact as a picture*; the candidates' figures in the
-CHANGELOG).
+Measured out of fold by a study (docs/research.md, *The impact as a picture*).
 """
 import numpy as np
 

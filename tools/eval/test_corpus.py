@@ -1,7 +1,6 @@
 """The clip builder (`corpus.build`): clips are deterministic in (seed, index), so a fold built with
 fewer clips and then extended (`footstep_eval.py build --train-clips N` over an existing fold) holds
-byte for byte the clips a build of N from scratch writes; a clip rendered again with its parts
-(`make_clip(parts=...)`, for `audibility_study.py`) is the one the build wrote; wide-path clips
+byte for byte the clips a build of N from scratch writes; wide-path clips
 (`build(wide_paths=True)`) are the same scenes through other buildings. And how a step recording is cut into single
 impacts (`sources.split_at_gaps`): every footfall of a recording gets its own truth onset.
 
@@ -255,42 +254,6 @@ class WidePathsTests(unittest.TestCase):
             band = (f > centre / 1.1) & (f < centre * 1.1)
             measured = 10 * np.log10(p_coloured[band].sum() / p_plain[band].sum())
             self.assertAlmostEqual(measured, gain, delta=1.5, msg=f"{centre} Hz")
-
-
-@unittest.skipUnless(np is not None, "the evaluation's clip builder needs numpy and scipy")
-class ClipPartsTests(unittest.TestCase):
-    """`make_clip(parts=...)` (for `audibility_study.py`) renders the clip the build writes, and gives each step's
-    own sound in the mix before the microphone chain."""
-
-    def test_the_parts_rebuild_the_stored_clip_and_each_step_is_its_own_sound(self):
-        import backgrounds
-        import corpus
-        import scoring
-        from audibility_study import audibility
-        data = {"steps": sounds("footstep", 6, 1), "distractors": sounds("drop", 4, 2)}
-        bg = backgrounds.Backgrounds([], [], [], families=backgrounds.SYNTHETIC)
-        with tempfile.TemporaryDirectory() as out:
-            rows = corpus.build(out, data, bg, seed=42, clips=4, seconds=10)
-            checked = 0
-            for i, row in enumerate(rows):
-                rng, name, model, mic, with_steps = corpus.clip_plan(42, i)
-                self.assertEqual(name, row["clip"])
-                parts = {}
-                _, truth, _ = corpus.make_clip(rng, data, bg, 10, model, mic, with_steps, parts=parts)
-                stored = scoring.read_truth(os.path.join(out, "gt", name + ".csv"))
-                self.assertEqual([(round(a, 4), c) for a, _, c in truth], [(a, c) for a, _, c in stored])
-                steps = [t for t in truth if not t[2].startswith("other")]
-                self.assertEqual(len(parts["step_sounds"]), len(steps))
-                for start, own in parts["step_sounds"]:
-                    self.assertTrue(any(abs(start / corpus.RATE - t[0]) < 1e-3 for t in steps))
-                    # Alone in the mix (the rest cancelled) it is far above everything else; under a copy
-                    # of itself, at 0 dB.
-                    mix = np.zeros(len(parts["mix"]))
-                    mix[start:start + len(own)] = own
-                    self.assertGreater(audibility(mix + 1e-9, start, own), 60)
-                    self.assertAlmostEqual(audibility(2 * mix, start, own), 0, delta=0.01)
-                    checked += 1
-            self.assertGreater(checked, 10)
 
 
 def thud(seconds, level_db, decay=0.03, seed=0):
