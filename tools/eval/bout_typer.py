@@ -125,7 +125,7 @@ def labelled(events_by_clip, gt_dir):
     return (np.vstack(X) if X else np.zeros((0, len(FEATURES)))), np.array(y), clips
 
 
-# The trees' settings (chosen out of fold on the training clips: CHANGELOG, session 54).
+# The trees' settings (chosen out of fold on the training clips: `git show e9903ae:CHANGELOG.md`, session 54).
 BOOSTER = dict(max_iter=100, max_leaf_nodes=15, learning_rate=0.1, class_weight="balanced")
 
 

@@ -7,7 +7,7 @@ Measured out of fold on the evaluation's training clips (whole recording familie
     ... --predictions DIR --tag NAME --fuse
     ... --predictions DIR --tag NAME --evaluate 'rescue=0.5,veto=0.1,add=0.5,company=1.5' --eval-predictions EDIR
 
-The CHANGELOG (*Frame network studies, sessions 40–46*) reports run 1 (the defaults), run 2
+The old CHANGELOG, `git show e9903ae:CHANGELOG.md` (*Frame network studies, sessions 40–46*) reports run 1 (the defaults), run 2
 (`--randomised --positive-share 0.0625 --minutes 8 --tag s2`) and run 3 (run 2's with `--minutes 6 --trailing 30
 --lookahead 30 --tag causal30`, which `--evaluate` needs again), with session 35's fold models' predictions;
 docs/evaluation.md (*A learned frame detector and the decision over the evidence*) what ships from them.

@@ -23,7 +23,7 @@ sources; the lockbox has none). Steps:
    (`--no-bout-typers`) and runs it once the frame network and its decision are
    attached, so that the typers learn from the footsteps the whole pipeline releases
    (fitted on the event model's footsteps alone, they type the released ones worse:
-   CHANGELOG, session 54).
+   `git show e9903ae:CHANGELOG.md`, session 54).
 5. The synthetic distractor check: full.json over `DistractorRejectionTests`' audio
    (`footstepctl synth --scenario distractors`, its seed and 20 minutes); more false
    footsteps an hour than that test allows and `--install` refuses to copy full.json
