@@ -155,6 +155,9 @@ public final class FootstepDaemonService: Service, Sendable {
 
     public func run() async throws {
         let configuration = self.configuration
+        // One footstepd per state directory, before start-up recovery touches the store.
+        let lock = try StateDirectoryLock(stateDirectory: configuration.stateDirectory)
+        defer { lock.release() }
         let database = try openStore(configuration)
         let storedCalibration = try? database.latestMeasuredCalibration()
         // The interrupted session measured with the calibration in force now (a new one starts a new session).
