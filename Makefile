@@ -39,6 +39,7 @@ test:
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	# The evaluation's scorer and its fixed slice through the debug footstepctl.
 	python3 -m unittest discover -s tools/eval -p 'test_*.py'
+	python3 -m unittest discover -s tools/train -p 'test_*.py'
 	# Serial: several suites run child processes (footstepd, footstepctl,
 	# pulseaudio, systemd-analyze); run in parallel, blocked waits on 2 cores
 	# exhausted Swift's thread pool and hung the run.

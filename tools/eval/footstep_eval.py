@@ -17,7 +17,7 @@
 Evaluation and training clips of a fold come from the same families with different seeds.
 
 `score` runs `footstepctl analyze --output` on each fold's clips with the model trained
-without that fold (DIR/fold-K.json; the shipped model when --models is not given) and
+without that fold (DIR/fold-K.json; without --models, the shipped model, which trained on every fold, once) and
 prints, side by side, the figures on unseen families (fold K with model K) and on seen
 ones (the other folds with model K): detection P/R/F1 (±100 ms, one to one), false
 footsteps per hour of distractor-only audio (the evaluation clips', distractors/<fold>'s and negatives/<fold>'s,
@@ -260,7 +260,8 @@ def score(args):
             model = os.path.join(args.models, "full.json" if args.lockbox else f"fold-{model_fold}.json")
             if not os.path.exists(model):
                 sys.exit(f"{model} missing: train the fold models first (tools/eval/train_folds.py --models {args.models})")
-        for data_fold in folds if args.lockbox else FOLDS:
+        # Without --models every fold is scored once with the shipped model, which trained on all four.
+        for data_fold in folds if args.lockbox else (FOLDS if args.models else [model_fold]):
             gt = os.path.join(args.out, args.split, str(data_fold), "gt")
             if not os.path.isdir(gt):
                 sys.exit(f"{gt} missing: run `footstep_eval.py build` first")
@@ -318,7 +319,7 @@ def score(args):
               "negatives": {side: {v: t.figures()["false_per_hour"] for v, t in d.items()} for side, d in negatives.items()},
               "negative_hours": {side: {v: t.figures()["distractor_only_hours"] for v, t in d.items()}
                                  for side, d in negatives.items()}}
-    label = "lockbox" if args.lockbox else "unseen families"
+    label = "lockbox" if args.lockbox else ("unseen families" if args.models else "shipped model, folds 0-3")
     print(f"false footsteps an hour over {result['unseen']['distractor_only_hours']:.2f} h of distractor-only audio "
           f"({label})" + (f", {result['seen']['distractor_only_hours']:.2f} h (seen families)" if result["seen"] else ""))
     print(HEADER)

@@ -161,9 +161,9 @@ def receptive_frames(dilations):
     return 3 + 2 * sum(dilations)
 
 
-def network(seed, causal=False, channels=48, dilations=DILATIONS):
+def network(seed, causal=False, channels=48, dilations=DILATIONS, outputs=1):
     """Centred convolutions (with the default dilations each output frame sees ±0.64 s), or with `causal` only
-    the frames up to it (1.28 s); `channels` wide, one residual block per dilation."""
+    the frames up to it (1.28 s); `channels` wide, one residual block per dilation, `outputs` logits a frame."""
     import torch
     from torch import nn
 
@@ -195,7 +195,7 @@ def network(seed, causal=False, channels=48, dilations=DILATIONS):
     return nn.Sequential(
         conv(BANDS, channels, 1), nn.BatchNorm1d(channels), nn.ReLU(),
         *[Block(channels, d) for d in dilations],
-        nn.Conv1d(channels, 1, 1))
+        nn.Conv1d(channels, outputs, 1))
 
 
 def distractor_weights(pic, truth, weight, reach=5):
