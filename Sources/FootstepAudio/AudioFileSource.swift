@@ -37,9 +37,17 @@ public final class AudioFileSource: AudioSource {
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadableFile(path: path, reason: Self.describeOpenFailure(path: path))
         }
-        guard info.channels > 0, info.samplerate > 0 else {
+        guard AudioFormat.plausibleSampleRates.contains(Int(info.samplerate)),
+            AudioFormat.plausibleChannels.contains(Int(info.channels))
+        else {
             sf_close(handle)
-            throw .unreadableFile(path: path, reason: "the header declares \(info.channels) channels at \(info.samplerate) Hz")
+            let rates = AudioFormat.plausibleSampleRates, channels = AudioFormat.plausibleChannels
+            throw .unreadableFile(
+                path: path,
+                reason: "the header declares \(info.channels) channel\(info.channels == 1 ? "" : "s") at \(info.samplerate) Hz, "
+                    + "which no recording has "
+                    + "(footstepd reads \(channels.lowerBound)–\(channels.upperBound) channels at "
+                    + "\(rates.lowerBound)–\(rates.upperBound) Hz): the file is corrupt or not what it claims to be")
         }
         // FLAC files whose writer was killed report SF_COUNT_MAX ("unknown"): read to EOF.
         let frames = info.frames

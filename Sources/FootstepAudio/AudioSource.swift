@@ -11,6 +11,13 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(sampleRate) Hz, \(channels) ch" }
+
+    /// The rates a recording can have. A header outside them is corrupt or
+    /// hostile: a WAV claiming 1 Hz would cost minutes of CPU and invent
+    /// thousands of events, one claiming 2 GHz would find none.
+    public static let plausibleSampleRates = 4_000...768_000
+    /// The channel counts a recording can have.
+    public static let plausibleChannels = 1...64
 }
 
 /// A producer of interleaved 32-bit float samples in [-1, 1]: an ALSA device,

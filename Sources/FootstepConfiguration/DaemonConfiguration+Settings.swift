@@ -134,8 +134,8 @@ extension DaemonConfiguration {
                 help: [
                     "Members of read_group may read status, events and levels;",
                     "members of admin_group may also start, stop, edit and delete.",
-                ]),
-            .string("socket", "admin_group", \.socket.adminGroup, help: []),
+                ], check: groupName),
+            .string("socket", "admin_group", \.socket.adminGroup, help: [], check: groupName),
 
             .int(
                 "metrics", "port", \.metrics.port, range: 0...65535,
@@ -163,6 +163,24 @@ extension DaemonConfiguration {
     ]
 
     private static func absolutePath(_ path: String) -> String? { path.hasPrefix("/") ? nil : "must be an absolute path" }
+
+    /// A Unix group's name as useradd(8) and systemd-sysusers accept it: an empty one would leave the socket's
+    /// access to whatever group the daemon runs as.
+    private static func groupName(_ name: String) -> String? {
+        if name.isEmpty { return "must name a group (e.g. \"footstepd-admin\"); an empty name gives no one access" }
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+        }
+        let first = name.utf8.first!
+        guard allowed, first != UInt8(ascii: "-"), !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+            name.utf8.count <= 32
+        else {
+            return "'\(name)' is not a group name (lower-case letters, digits, '_' and '-', at most 32, not starting "
+                + "with a digit or '-')"
+        }
+        return nil
+    }
 
     /// `[[equalizer.band]]` tables: channel, type, frequency, gain, q.
     private static var equalizer: ConfigurationSetting {

@@ -106,6 +106,46 @@ struct AudioFileSourceTests {
         }
     }
 
+    /// A WAV header patched to claim another rate or channel count (the fmt chunk of a 44-byte header).
+    static func wavClaiming(rate: UInt32, channels: UInt16, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.appending("claims-\(rate)-\(channels).wav")
+        let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: 16000, channels: 1), container: .wav)
+        try Self.tone(frames: 16000, channels: 1, rate: 16000).withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+            withUnsafeBytes(of: value.littleEndian) { for (i, byte) in $0.enumerated() { bytes[offset + i] = byte } }
+        }
+        let blockAlign = UInt16(truncatingIfNeeded: Int(channels) * 2)
+        put(channels, at: 22)
+        put(rate, at: 24)
+        put(UInt32(truncatingIfNeeded: Int(rate) * Int(blockAlign)), at: 28)
+        put(blockAlign, at: 32)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: [(UInt32(1), UInt16(1)), (2_000_000_000, 1), (16000, 1000)])
+    func aHeaderNoRecordingHasIsRefusedNamingWhatItClaims(rate: UInt32, channels: UInt16) throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.wavClaiming(rate: rate, channels: channels, in: directory)
+        #expect {
+            _ = try AudioFileSource(path: path)
+        } throws: { error in
+            guard case let .unreadableFile(failed, reason) = error as? AudioSourceError else { return false }
+            // libsndfile may refuse a header first (then its own reason is given); otherwise ours names the claim.
+            return failed == path && (reason.contains("\(rate) Hz, which no recording has") || channels > 64)
+        }
+    }
+
+    @Test func plausibleRatesAndChannelsStillOpen() throws {
+        let directory = try TemporaryDirectory()
+        for (rate, channels) in [(UInt32(8000), UInt16(1)), (48000, 2), (192000, 8)] {
+            let source = try AudioFileSource(path: try Self.wavClaiming(rate: rate, channels: channels, in: directory))
+            #expect(source.format == AudioFormat(sampleRate: Int(rate), channels: Int(channels)))
+        }
+    }
+
     @Test func aTruncatedWavDeliversEveryFrameThenReportsTheCut() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("cut.wav")

@@ -186,6 +186,8 @@ struct DaemonConfigurationTests {
         ("[recording]\nroll_interval = \"4 hours\"", "x.toml: recording.roll_interval: '4 hours' is not a duration like \"90s\", \"30m\" or \"4h\""),
         ("[schedule]\nmode = \"windows\"\nwindows = [\"weekdays 9-5\"]", "x.toml: schedule.windows: 'weekdays 9-5' is not a window like \"mon-fri 22:00-08:00\" or \"daily 23:00-07:00\""),
         ("[paths]\nstate_dir = \"relative\"", "x.toml: paths.state_dir: must be an absolute path"),
+        ("[socket]\nadmin_group = \"\"", "x.toml: socket.admin_group: must name a group (e.g. \"footstepd-admin\"); an empty name gives no one access"),
+        ("[socket]\nread_group = \"Foot Steps\"", "x.toml: socket.read_group: 'Foot Steps' is not a group name (lower-case letters, digits, '_' and '-', at most 32, not starting with a digit or '-')"),
         ("[[equalizer.band]]\nchannel = 1", "x.toml: equalizer.band[0].channel: 1 is out of range (0–0)"),
         // Above 45 % of the analysis rate the band cannot be built: the daemon used to stop at the next session.
         ("[[equalizer.band]]\nfrequency = 8000", "x.toml: equalizer.band[0].frequency: 8000.0 is out of range (10.0–7200.0)"),
