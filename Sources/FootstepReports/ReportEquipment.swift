@@ -51,13 +51,19 @@ extension ReportDocument {
         }
     }
 
-    /// Rules whose limit is within 6 dB of the lowest noise floor: their
-    /// exceedances may be partly the background or the microphone's own noise.
+    /// Rules whose limit is less than 6 dB above the lowest noise floor, or
+    /// below it: their exceedances may be partly, or wholly, the background or
+    /// the microphone's own noise.
     public var noiseFloorWarnings: [String] {
         guard scope.calibrated, let floor = noiseFloors.map(\.la90).min() else { return [] }
         return rules.filter(\.rule.needsCalibration).compactMap { check in
             let limit = min(check.rule.threshold, check.rule.nightThreshold ?? .infinity)
             guard floor >= limit - 6 else { return nil }
+            if floor > limit {
+                return String(
+                    format: "The lowest noise floor (LA90 %.1f dB(A)) is %.1f dB above the limit of \"%@\" (%.0f dB(A)): the room's background or the microphone's self-noise (about 29 dB(A) for a low-cost MEMS microphone) exceeds it on its own, so its exceedances cannot be told from the background.",
+                    floor, floor - limit, check.name, limit)
+            }
             return String(
                 format: "The lowest noise floor (LA90 %.1f dB(A)) is within 6 dB of the limit of \"%@\" (%.0f dB(A)): part of what exceeds it may be the room's background or the microphone's self-noise (about 29 dB(A) for a low-cost MEMS microphone).",
                 floor, check.name, limit)

@@ -129,6 +129,20 @@ struct ReportCoverageTests {
         #expect(((json["equipment"] as? [String: Any])?["warnings"] as? [String])?.count == 1)
     }
 
+    @Test func aNoiseFloorAboveARulesLimitSaysByHowMuchNotWithin6dB() throws {
+        let start = ReportFixture.start
+        let levels = (0..<(24 * 60)).map { minute in
+            ReportLevelInterval(start: start.addingTimeInterval(Double(minute) * 60), laeq: 47, lceq: 55, lafMax: 52, la90: 45)
+        }
+        let document = ReportDocument(
+            events: [], levels: levels, scope: ReportFixture.scope(days: 1), options: ReportOptions(),
+            equipment: ReportEquipment(devices: []))
+        let korean = try #require(document.noiseFloorWarnings.first { $0.contains("Korean inter-floor standard, 1-minute LAeq") })
+        // Its night limit is 34 dB(A): a floor of 45 is 11 dB above it, not "within 6 dB".
+        #expect(korean.contains("LA90 45.0 dB(A)) is 11.0 dB above the limit of"))
+        #expect(!korean.contains("within 6 dB"))
+    }
+
     @Test func theDiarySessionNotesAndEventNotesAppearInTimeOrder() throws {
         let start = ReportFixture.start
         let events = [
