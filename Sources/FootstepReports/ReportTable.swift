@@ -87,7 +87,9 @@ extension ReportDocument {
         for (index, night) in statistics.nights.enumerated() {
             var row: [String]
             if night.notRecorded {
-                row = [night.date + (night.partial ? "*" : ""), "not recorded"] + Array(repeating: "–", count: 9)
+                // "not recorded" goes in the Recorded column when there is one (the Steps column is too narrow for it).
+                row = [night.date + (night.partial ? "*" : "")] + Array(repeating: "–", count: 10)
+                if coverage == nil { row[1] = "not recorded" }
             } else {
                 let busiest = night.busiestHour.map { "\(clock.time($0.start).prefix(5)) (\($0.footsteps))" } ?? "–"
                 row = [
@@ -98,7 +100,10 @@ extension ReportDocument {
                 ]
             }
             if coverage != nil {
-                row.insert(night.recordedSeconds.map { ReportDuration.text($0) + (night.windowSeconds.map { " / " + ReportDuration.text($0) } ?? "") } ?? "–", at: 1)
+                let recorded = night.notRecorded
+                    ? "not recorded"
+                    : night.recordedSeconds.map { ReportDuration.text($0) + (night.windowSeconds.map { " / " + ReportDuration.text($0) } ?? "") } ?? "–"
+                row.insert(recorded, at: 1)
             }
             table.rows.append(row)
             if night.events > 0 { table.highlighted.insert(index) }

@@ -44,6 +44,13 @@ struct ReportCoverageTests {
         #expect(nights[2].recordedSeconds == 0)
         #expect(nights.map(\.notRecorded) == [false, false, true])
         #expect(document.statistics.recordedNights == 2)
+        // The night without audio says so in the Recorded column, and nothing else stands in its row.
+        let table = document.nightTable
+        let recorded = try #require(table.columns.firstIndex { $0.title == "Recorded" })
+        #expect(table.rows[2][recorded] == "not recorded")
+        #expect(table.rows[2].filter { $0 == "not recorded" }.count == 1)
+        #expect(!table.rows[2].contains { $0.hasPrefix("0 s") })
+        #expect(table.rows[2].count == table.columns.count)
 
         let html = HTMLReport(document: document).render()
         #expect(html.contains("not recorded"))
