@@ -25,7 +25,8 @@ public struct ReportDocument: Sendable {
     /// The events the PDF and HTML list, oldest first: all of them, or when there are more
     /// than `options.maximumListedEvents`, the loudest that many and every event with notes.
     public var listedEvents: [ReportEvent]
-    /// The loudest events, loudest first, with their audio when it could be read.
+    /// The loudest events, loudest first, at least `loudestSeparation` apart (one incident once), with their audio
+    /// when it could be read.
     public var loudest: [LoudestEvent]
 
     /// One of the loudest events.
@@ -83,11 +84,26 @@ public struct ReportDocument: Sendable {
         } else {
             listedEvents = inScope
         }
-        loudest = byLoudness.prefix(options.loudestCount).map { index in
-            let event = inScope[index]
+        loudest = Self.separated(byLoudness.map { inScope[$0] }, count: options.loudestCount).map { event in
             let clip = audio(event)
             return LoudestEvent(event: event, audio: clip, thumbnail: clip.map { AudioThumbnail($0) })
         }
+    }
+
+    /// How far apart the loudest events' onsets must be: the raps of one knock or the steps of one stomp
+    /// share a clip, and the list would show one incident many times.
+    static let loudestSeparation: TimeInterval = 10
+
+    /// The first `count` of `events` (loudest first) whose onsets lie at least `loudestSeparation` from every louder
+    /// one's.
+    static func separated(_ events: [ReportEvent], count: Int) -> [ReportEvent] {
+        var chosen: [ReportEvent] = []
+        for event in events where chosen.count < count {
+            if chosen.allSatisfy({ abs($0.timestamp.timeIntervalSince(event.timestamp)) >= loudestSeparation }) {
+                chosen.append(event)
+            }
+        }
+        return chosen
     }
 
     /// Whether the PDF/HTML list leaves events out (the CSV and JSON have them all).

@@ -150,6 +150,28 @@ struct ReportCoverageTests {
         #expect(!korean.contains("within 6 dB"))
     }
 
+    @Test func theLoudestEventsAreDistinctIncidentsNotTheRapsOfOneKnock() throws {
+        let start = ReportFixture.start
+        // Two knocks of four raps 0.2 s apart (the loudest events of the night), and eight quieter lone stomps.
+        var events: [ReportEvent] = []
+        for (knock, at) in [3600.0, 7200.0].enumerated() {
+            for rap in 0..<4 {
+                events.append(ReportEvent(
+                    id: Int64(10 * knock + rap), timestamp: start.addingTimeInterval(at + 0.2 * Double(rap)), kind: .other,
+                    type: .unknown, confidence: 0.9, laMax: 70 - Double(rap)))
+            }
+        }
+        for stomp in 0..<8 {
+            events.append(ReportEvent(
+                id: Int64(100 + stomp), timestamp: start.addingTimeInterval(10_000 + 60 * Double(stomp)), kind: .footstep,
+                type: .stomping, confidence: 0.9, laMax: 60 - Double(stomp)))
+        }
+        let document = ReportDocument(
+            events: events, levels: [], scope: ReportFixture.scope(days: 1), options: ReportOptions(loudestCount: 5))
+        // Each knock once (its loudest rap), then the loudest stomps: no two within 10 s.
+        #expect(document.loudest.map(\.event.id) == [0, 10, 100, 101, 102])
+    }
+
     @Test func theDiarySessionNotesAndEventNotesAppearInTimeOrder() throws {
         let start = ReportFixture.start
         let events = [
