@@ -1,3 +1,4 @@
+import FootstepAPI
 import FootstepDaemon
 import FootstepStore
 import FootstepTesting
@@ -99,8 +100,10 @@ struct ControlAccessTests {
         try await daemon.stop()
     }
 
-    /// Group membership is looked up for every request: adding or removing a
-    /// member takes effect at once (it was cached for 5 s per user).
+    /// Group membership is looked up for every request: a process that holds
+    /// the group (a login after `gpasswd -a`) may act, one that dropped its
+    /// groups may not, and removing the user from the group takes effect at once
+    /// even for a process that still holds it.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/groupadd"), "needs groupadd"))
     func aMembershipChangeTakesEffectAtTheNextRequest() async throws {
         let group = "fsd-test-\(getpid() % 100_000)"
@@ -118,9 +121,14 @@ struct ControlAccessTests {
         try await daemon.start()
         #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true).status == 403)
         try run("/usr/bin/gpasswd", ["-a", "nobody", group])
-        #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true).status == 200)
+        let gid = try #require(AccessPolicy.gid(named: group))
+        // Added, but this process dropped its groups (setpriv --clear-groups): not an admin.
+        #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true).status == 403)
+        // A process that holds the group (as a new login would) is.
+        #expect(try await daemon.curl("POST", "/v1/recording/pause", asNobody: true, groups: [gid]).status == 200)
         try run("/usr/bin/gpasswd", ["-d", "nobody", group])
-        #expect(try await daemon.curl("POST", "/v1/recording/resume", asNobody: true).status == 403)
+        // Removed from the group: refused at once, though the process still holds it.
+        #expect(try await daemon.curl("POST", "/v1/recording/resume", asNobody: true, groups: [gid]).status == 403)
         try await daemon.stop()
     }
 }

@@ -15,10 +15,14 @@ public enum AccessLevel: String, Sendable {
 /// - read: root, the daemon's own user, members of the read group or the admin group;
 /// - admin: root, the daemon's own user, members of the admin group.
 ///
-/// Membership is the peer's primary group (from the peer credentials) plus the
-/// groups `getgrouplist` gives for its user (`/etc/group`, NSS), looked up for
-/// every request: someone removed from a group loses access at once. (The
-/// gids of the two group names are cached for a few seconds.)
+/// Membership is the peer's effective group (from the peer credentials) plus
+/// the supplementary groups its process holds (`/proc/PID/status`) that its
+/// user still belongs to (`getgrouplist`: `/etc/group`, NSS), looked up for
+/// every request. Someone removed from a group loses access at once; a process
+/// that dropped its groups (`setpriv --clear-groups`, a sandbox) has none of
+/// them; someone added to a group has it from their next login, as with any
+/// file the group owns. (The gids of the two group names are cached for a few
+/// seconds.)
 public final class AccessPolicy: Sendable {
     public let readGroup: String
     public let adminGroup: String
@@ -78,9 +82,25 @@ public final class AccessPolicy: Sendable {
         return ids
     }
 
-    /// The peer's groups: its primary gid and its user's supplementary groups, as they are now.
+    /// The peer's groups: its effective gid, and the supplementary groups its process holds that its user still
+    /// belongs to.
     func groups(of peer: PeerCredentials) -> Set<gid_t> {
-        Self.supplementaryGroups(uid: peer.uid).union([peer.gid])
+        Self.supplementaryGroups(uid: peer.uid).intersection(Self.heldGroups(pid: peer.pid, uid: peer.uid)).union([peer.gid])
+    }
+
+    /// The supplementary groups process `pid` holds now (`Groups:` of `/proc/PID/status`); none when the process is
+    /// gone or is no longer `uid`'s (its pid reused): a peer's groups are never taken from another process.
+    static func heldGroups(pid: pid_t, uid: uid_t) -> Set<gid_t> {
+        guard pid > 0, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return [] }
+        var groups: Set<gid_t> = []
+        var sameUser = false
+        for line in status.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+            guard let key = fields.first else { continue }
+            if key == "Uid:", fields.count > 2 { sameUser = uid_t(fields[2]) == uid }
+            if key == "Groups:" { groups = Set(fields.dropFirst().compactMap { gid_t($0) }) }
+        }
+        return sameUser ? groups : []
     }
 
     /// The groups of the user with `uid` (empty for a uid without a passwd entry).

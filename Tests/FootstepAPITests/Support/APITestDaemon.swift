@@ -132,9 +132,10 @@ final class APITestDaemon: @unchecked Sendable {
     }
 
     func curl(
-        _ method: String = "GET", _ path: String, body: String? = nil, asNobody: Bool = false, extra: [String] = []
+        _ method: String = "GET", _ path: String, body: String? = nil, asNobody: Bool = false, groups: [gid_t] = [],
+        extra: [String] = []
     ) async throws -> Curl.Result {
-        try await Curl.request(method, path, socket: socketPath, body: body, asNobody: asNobody, extra: extra)
+        try await Curl.request(method, path, socket: socketPath, body: body, asNobody: asNobody, groups: groups, extra: extra)
     }
 }
 

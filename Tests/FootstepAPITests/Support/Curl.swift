@@ -27,7 +27,7 @@ enum Curl {
     /// few threads could starve the in-process daemon that must answer it.
     static func request(
         _ method: String = "GET", _ path: String, socket: String, body: String? = nil, asNobody: Bool = false,
-        extra: [String] = [], maxTime: Double = 20
+        groups: [gid_t] = [], extra: [String] = [], maxTime: Double = 20
     ) async throws -> Result {
         var arguments = ["-s", "-S", "--max-time", String(maxTime), "--unix-socket", socket, "-X", method]
         var bodyFile: String?
@@ -43,15 +43,18 @@ enum Curl {
         arguments += extra + ["-w", "\n%{http_code}", "http://localhost\(path)"]
         let finalArguments = arguments
         return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try run(finalArguments, asNobody: asNobody) }) }.start()
+            Thread { continuation.resume(with: Swift.Result { try run(finalArguments, asNobody: asNobody, groups: groups) }) }
+                .start()
         }
     }
 
-    /// `curl` with `arguments` (must end in `-w '\n%{http_code}' URL`).
-    static func run(_ arguments: [String], asNobody: Bool = false) throws -> Result {
+    /// `curl` with `arguments` (must end in `-w '\n%{http_code}' URL`); with `asNobody`, as nobody:nogroup holding
+    /// the supplementary `groups` (none by default).
+    static func run(_ arguments: [String], asNobody: Bool = false, groups: [gid_t] = []) throws -> Result {
+        let held = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
         let argv =
             asNobody
-            ? ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "/usr/bin/curl"] + arguments
+            ? ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", held, "/usr/bin/curl"] + arguments
             : ["/usr/bin/curl"] + arguments
         let output = try spawn(argv)
         guard let newline = output.lastIndex(of: 0x0A), let status = Int(String(decoding: output[(newline + 1)...], as: UTF8.self))
