@@ -14,9 +14,13 @@ extension FootstepDaemonService {
     }
 
     /// Opens the source; an ALSA device that is missing is retried with
-    /// backoff (0.5 s doubling to 4 s), carrying out commands meanwhile.
+    /// backoff (0.5 s doubling to 4 s), carrying out commands meanwhile. A
+    /// daemon waiting for its microphone is up: it sends `READY=1` (status
+    /// "device-lost") and feeds the watchdog while it waits, so systemd does
+    /// not time its start out.
     func openSource(
-        _ configuration: DaemonConfiguration, database: FootstepDatabase, intent: inout SessionIntent
+        _ configuration: DaemonConfiguration, database: FootstepDatabase, intent: inout SessionIntent,
+        readySent: inout Bool
     ) async throws -> OpenedSource {
         var delay = 0.5
         while !isShuttingDown {
@@ -34,6 +38,8 @@ extension FootstepDaemonService {
             update { $0.handle(.deviceLost); $0.lastError = reason }
             notifier.status(status.line)
             logger.error("capture device unavailable, retrying", metadata: ["error": "\(reason)"])
+            if !readySent { await announceReady(&readySent) }
+            notifier.watchdog()
             for (ticket, command) in intent.awaitingStart where command == .start {
                 reply(ticket, .waitingForDevice(reason))
             }
@@ -55,7 +61,10 @@ extension FootstepDaemonService {
         database: FootstepDatabase, intent: inout SessionIntent, readySent: inout Bool, housekeeping: inout Housekeeping
     ) async throws -> Bool {
         let model = try loadModel(self.configuration)
-        guard case let .opened(audio) = try await openSource(self.configuration, database: database, intent: &intent) else {
+        guard
+            case let .opened(audio) = try await openSource(
+                self.configuration, database: database, intent: &intent, readySent: &readySent)
+        else {
             update { $0.handle(.waiting) }
             return false
         }
