@@ -42,6 +42,9 @@ extension FootstepCtl {
         @Option(help: "Time zone of the flat for the report (IANA name; default the sessions').")
         var timeZone: String?
 
+        @Flag(help: "No progress lines on standard error.")
+        var quiet = false
+
         @OptionGroup var store: StoreLocationOptions
 
         var isZip: Bool { output.lowercased().hasSuffix(".zip") }
@@ -62,23 +65,29 @@ extension FootstepCtl {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { if isZip { try? FileManager.default.removeItem(atPath: directory) } }
 
-            var writer = BundleWriter(directory: directory, export: export)
+            let quiet = self.quiet
+            func progress(_ line: String) { if !quiet { printError("footstepctl bundle: \(line)") } }
+            var writer = BundleWriter(directory: directory, export: export, progress: progress)
             try writer.writeExport()
+            let events = export.sessions.reduce(0) { $0 + $1.events.count }
+            progress("exported \(export.sessions.count) session(s), \(events) event(s); copying their clips")
             try writer.copyClips()
             if includeAudio { try writer.copyAudio() }
+            progress("writing the report (\(reportFormat))")
             let reportNote = writeReport(into: writer.path(BundleWriter.reportDirectory), database: database.path)
 
+            progress("hashing the bundle's files for \(BundleManifest.fileName)")
             let hashed = try BundleManifest.hashDirectory(directory)
             try writer.writeIntegrity(chain: try database.verifyChain(), manifest: hashed)
             try writer.writeReadme(reportNote: reportNote)
             try writer.writeManifest(hashed: hashed, adding: ["README.txt", "integrity.txt"])
 
             if isZip {
+                progress("zipping into \(output)")
                 try FileManager.default.zipItem(
                     at: URL(fileURLWithPath: directory), to: URL(fileURLWithPath: output), shouldKeepParent: false,
                     compressionMethod: .deflate)
             }
-            let events = export.sessions.reduce(0) { $0 + $1.events.count }
             print("wrote \(output): \(export.sessions.count) session(s), \(events) event(s), \(hashed.count + 2) file(s) in \(BundleManifest.fileName)")
         }
 

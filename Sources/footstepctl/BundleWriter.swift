@@ -23,10 +23,13 @@ struct BundleWriter {
     private(set) var notes: [String] = []
     /// Files the store recorded a SHA-256 for: bundle path → recorded SHA-256.
     private(set) var recorded: [String: String] = [:]
+    /// Told what is being copied, a line at a time (`footstepctl bundle` prints it on standard error).
+    let progress: (String) -> Void
 
-    init(directory: String, export: RangeExport) {
+    init(directory: String, export: RangeExport, progress: @escaping (String) -> Void = { _ in }) {
         self.directory = directory
         self.export = export
+        self.progress = progress
     }
 
     func writeExport() throws {
@@ -59,12 +62,15 @@ struct BundleWriter {
 
     /// Copies the period's closed audio files that retention has not deleted to `audio/`.
     mutating func copyAudio() throws {
-        for file in export.sessions.flatMap(\.audioFiles) {
+        let files = export.sessions.flatMap(\.audioFiles)
+        for (index, file) in files.enumerated() {
             guard file.prunedAt == nil else {
                 notes.append("audio file \(file.id) (\(file.path)) was deleted by retention on \(file.prunedAt!); not included")
                 continue
             }
             let name = "audio/\((file.path as NSString).lastPathComponent)"
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+            progress("copying audio file \(index + 1) of \(files.count): \(name)" + (bytes.map { String(format: " (%.1f MB)", Double($0) / 1e6) } ?? ""))
             guard try copy(file.path, to: name, what: "audio file \(file.id)") else { continue }
             if let sha = file.sha256 {
                 recorded[name] = sha

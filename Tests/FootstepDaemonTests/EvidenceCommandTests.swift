@@ -210,12 +210,19 @@ struct EvidenceCommandTests {
         let zipped = try Self.ctl(["bundle"] + range + ["--report-format", "csv", "-o", zip])
         #expect(zipped.status == 0, "\(zipped.stderr)")
         #expect(!zipped.stderr.contains("warning"), "\(zipped.stderr)")
+        // Progress, a line a stage, on standard error.
+        for stage in ["exported 1 session(s), 30 event(s); copying their clips", "writing the report (csv)",
+                      "hashing the bundle's files", "zipping into \(zip)"] {
+            #expect(zipped.stderr.contains("footstepctl bundle: \(stage)"), "\(zipped.stderr)")
+        }
         let verifyZip = try Self.ctl(["verify", "--bundle", zip])
         #expect(verifyZip.status == 0, "\(verifyZip.stdout)\(verifyZip.stderr)")
         #expect(verifyZip.stdout.contains("export.json: every event matches its hash"))
 
         let folder = directory.appending("evidence")
-        #expect(try Self.ctl(["bundle"] + range + ["--report-format", "csv", "-o", folder]).status == 0)
+        let quiet = try Self.ctl(["bundle"] + range + ["--report-format", "csv", "-o", folder, "--quiet"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
         let listed = try String(contentsOfFile: folder + "/MANIFEST.sha256", encoding: .utf8)
         #expect(listed.contains("  export.json\n") && listed.contains("  README.txt\n") && listed.contains("  clips/"))
         #expect(listed.split(separator: "\n").filter { $0.contains("  clips/") }.count == 3)
