@@ -79,6 +79,13 @@ public final class AudioFileWriter {
 
     deinit { try? close() }
 
+    /// Sets the file's comment (a WAV's ICMT, a FLAC's Vorbis COMMENT); before the first `write`, as FLAC
+    /// writes its metadata ahead of the audio.
+    public func setComment(_ text: String) {
+        guard let handle else { return }
+        sf_set_string(handle, Int32(SF_STR_COMMENT), text)
+    }
+
     /// Appends `samples` (interleaved, a whole number of frames).
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioFileWriterError) {
         guard let handle else { throw AudioFileWriterError(path: path, reason: "the file is closed") }

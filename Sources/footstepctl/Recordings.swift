@@ -134,13 +134,19 @@ extension FootstepCtl.Recordings {
                 throw ValidationError("Nothing to export between \(from.date) and \(to.date): no audio was recorded then.")
             }
             let container = AudioFileContainer(pathExtension: output)!
+            let sources = files.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) }
+            let joins = ClipExtractor.joins(of: sources, startFrame: range.lowerBound, endFrame: range.upperBound)
+            let joinLines = joins.map { join in
+                Self.describe(join, rate: rate, sessionStart: first.startedAt.addingTimeInterval(-Double(first.startFrame) / rate))
+            }
+            let comment = "footstepd session \(first.sessionId), from \(ExportDate.iso(from.date)) to \(ExportDate.iso(to.date)); "
+                + (joins.isEmpty ? "continuous" : "\(joins.count) join(s) over audio not recorded: " + joinLines.joined(separator: "; "))
             let written: Int64
             do {
                 written = try ClipExtractor.extract(
-                    from: files.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
-                    startFrame: range.lowerBound, endFrame: range.upperBound,
+                    from: sources, startFrame: range.lowerBound, endFrame: range.upperBound,
                     format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: container,
-                    to: output)
+                    to: output, comment: comment)
             } catch {
                 throw ValidationError("Cannot export: \(error)")
             }
@@ -149,6 +155,21 @@ extension FootstepCtl.Recordings {
             print(
                 "wrote \(output): \(HumanFormat.duration(seconds)) of session \(first.sessionId) from \(files.count) file(s)"
                     + (seconds < asked - 1 ? "; the range asked for is \(HumanFormat.duration(asked)), the rest was not recorded" : ""))
+            if !joins.isEmpty {
+                print("the file joins audio across \(joins.count) stretch(es) not recorded (also in its comment tag):")
+                for line in joinLines { print("  \(line)") }
+            }
+        }
+
+        /// "at 0:01:30.000 of the file, 45.2 s not recorded (2026-11-20T23:11:30Z to 2026-11-20T23:12:15Z)".
+        static func describe(_ join: ClipExtractor.Join, rate: Double, sessionStart: Date) -> String {
+            let at = Double(join.outputFrame) / rate
+            let begins = sessionStart.addingTimeInterval(Double(join.sessionFrame) / rate)
+            let missing = Double(join.missingFrames) / rate
+            let position = String(
+                format: "%d:%02d:%06.3f", Int(at) / 3600, Int(at) / 60 % 60, at.truncatingRemainder(dividingBy: 60))
+            return "at \(position) of the file, \(HumanFormat.duration(missing)) not recorded "
+                + "(\(ExportDate.iso(begins)) to \(ExportDate.iso(begins.addingTimeInterval(missing))))"
         }
     }
 }

@@ -69,5 +69,25 @@ struct RecordingsCommandTests {
             "footstepctl", ["recordings", "export", "--state-dir", state, "--from", "1h ago", "--to", "now", "-o", "x.mp3"])
         #expect(mp3.status != 0)
         #expect(mp3.stderr.contains(".flac or .wav"), "\(mp3.stderr)")
+
+        // The second file gone (as retention or a lost disk leaves it): the export joins the first and the third,
+        // and says where, on standard output and in the file's comment.
+        try FileManager.default.removeItem(atPath: files[1].path)
+        let joinedFrom = Date(timeIntervalSince1970: (files[1].startedAt.timeIntervalSince1970 - 10).rounded(.up))
+        let joinedTo = Date(timeIntervalSince1970: (files[2].startedAt.timeIntervalSince1970 + 10).rounded(.down))
+        let joinedOutput = directory.appending("joined.wav")
+        let joined = try BuiltProduct.run(
+            "footstepctl",
+            ["recordings", "export", "--state-dir", state, "--from", formatter.string(from: joinedFrom),
+             "--to", formatter.string(from: joinedTo), "-o", joinedOutput])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout.contains("the file joins audio across 1 stretch(es) not recorded"), "\(joined.stdout)")
+        #expect(joined.stdout.contains("at 0:00:"), "\(joined.stdout)")
+        let joinedFrames = try #require(DaemonTestSupport.decodedFrames(joinedOutput))
+        let missing = Double(files[1].frames) / 16000
+        #expect(abs(Double(joinedFrames) / 16000 - (joinedTo.timeIntervalSince(joinedFrom) - missing)) < 0.01)
+        // The WAV's LIST/INFO ICMT chunk holds the comment as text.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: joinedOutput))
+        #expect(bytes.range(of: Data("1 join(s) over audio not recorded".utf8)) != nil)
     }
 }

@@ -25,7 +25,44 @@ public enum ClipExtractor {
         }
     }
 
-    /// Writes session frames `[startFrame, endFrame)` found in `sources` to `path`.
+    /// A place where the written audio jumps over session frames no source holds.
+    public struct Join: Sendable, Equatable {
+        /// Frames of the written file before the join.
+        public var outputFrame: Int64
+        /// Session frame where the missing stretch begins.
+        public var sessionFrame: Int64
+        /// Session frames left out there.
+        public var missingFrames: Int64
+
+        public init(outputFrame: Int64, sessionFrame: Int64, missingFrames: Int64) {
+            self.outputFrame = outputFrame
+            self.sessionFrame = sessionFrame
+            self.missingFrames = missingFrames
+        }
+    }
+
+    /// Where `extract` of the same range joins audio across frames that no source holds (a device loss, a pause, a
+    /// pruned or missing file). Frames missing before the first held frame or after the last are not joins.
+    public static func joins(of sources: [Source], startFrame: Int64, endFrame: Int64) -> [Join] {
+        let overlapping = sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
+            .sorted { $0.startFrame < $1.startFrame }
+        var joins: [Join] = []
+        var written: Int64 = 0
+        var heldUntil: Int64?
+        for source in overlapping {
+            let from = max(startFrame, source.startFrame)
+            let to = min(endFrame, source.startFrame + source.frames)
+            if let heldUntil, from > heldUntil {
+                joins.append(Join(outputFrame: written, sessionFrame: heldUntil, missingFrames: from - heldUntil))
+            }
+            written += to - from
+            heldUntil = max(heldUntil ?? to, to)
+        }
+        return joins
+    }
+
+    /// Writes session frames `[startFrame, endFrame)` found in `sources` to `path`, with `comment` (when given) in
+    /// the file's metadata (a WAV's ICMT, a FLAC's Vorbis comment).
     ///
     /// - Returns: The frames written.
     /// - Throws: `AudioFileWriterError` naming the output or the input that failed;
@@ -33,7 +70,7 @@ public enum ClipExtractor {
     @discardableResult
     public static func extract(
         from sources: [Source], startFrame: Int64, endFrame: Int64, format: AudioFormat,
-        container: AudioFileContainer, to path: String
+        container: AudioFileContainer, to path: String, comment: String? = nil
     ) throws(AudioFileWriterError) -> Int64 {
         let overlapping = sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
             .sorted { $0.startFrame < $1.startFrame }
@@ -50,6 +87,7 @@ public enum ClipExtractor {
         let recorded = AudioSampleEncoding(ofFileAt: overlapping[0].path) ?? .pcm16
         let writer = try AudioFileWriter(
             path: path, format: format, container: container, encoding: recorded.fits(container) ? recorded : .pcm24)
+        if let comment { writer.setComment(comment) }
         var written: Int64 = 0
         do {
             for source in overlapping {
