@@ -120,14 +120,21 @@ struct ReportCoverageTests {
         #expect(!html.contains("is within 6 dB of the limit"))
     }
 
-    @Test func aNoiseFloorNearARulesLimitIsPointedOut() throws {
+    /// A calibrated day whose every minute has LA90 `la90` (LAeq 2.5 dB above it).
+    static func floorDocument(la90: Double) -> ReportDocument {
         let start = ReportFixture.start
         let levels = (0..<(24 * 60)).map { minute in
-            ReportLevelInterval(start: start.addingTimeInterval(Double(minute) * 60), laeq: 33, lceq: 45, lafMax: 38, la90: 30.5)
+            ReportLevelInterval(
+                start: start.addingTimeInterval(Double(minute) * 60), laeq: la90 + 2.5, lceq: la90 + 14.5,
+                lafMax: la90 + 7.5, la90: la90)
         }
-        let document = ReportDocument(
+        return ReportDocument(
             events: [], levels: levels, scope: ReportFixture.scope(days: 1), options: ReportOptions(),
             equipment: ReportEquipment(devices: []))
+    }
+
+    @Test func aNoiseFloorNearARulesLimitIsPointedOut() throws {
+        let document = Self.floorDocument(la90: 30.5)
         let warnings = document.noiseFloorWarnings
         // The Korean 1-minute rule's night limit is 34 dB(A): 30.5 is within 6 dB of it.
         #expect(warnings.count == 1)
@@ -137,13 +144,7 @@ struct ReportCoverageTests {
     }
 
     @Test func aNoiseFloorAboveARulesLimitSaysByHowMuchNotWithin6dB() throws {
-        let start = ReportFixture.start
-        let levels = (0..<(24 * 60)).map { minute in
-            ReportLevelInterval(start: start.addingTimeInterval(Double(minute) * 60), laeq: 47, lceq: 55, lafMax: 52, la90: 45)
-        }
-        let document = ReportDocument(
-            events: [], levels: levels, scope: ReportFixture.scope(days: 1), options: ReportOptions(),
-            equipment: ReportEquipment(devices: []))
+        let document = Self.floorDocument(la90: 45)
         let korean = try #require(document.noiseFloorWarnings.first { $0.contains("Korean inter-floor standard, 1-minute LAeq") })
         // Its night limit is 34 dB(A): a floor of 45 is 11 dB above it, not "within 6 dB".
         #expect(korean.contains("LA90 45.0 dB(A)) is 11.0 dB above the limit of"))

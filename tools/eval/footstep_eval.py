@@ -207,11 +207,6 @@ HEADER = ("| set | steps | detection P / R / F1 | false footsteps / h (distracto
           "recall heel / run / stomp / shuffle |\n| --- | --- | --- | --- | --- | --- |")
 
 
-def groups_by_scenario(pred_dir, gt_dir, clips):
-    """The false footsteps of distractor-only clips per transmission model: {scenario: Tally}."""
-    return scoring.score_directory(pred_dir, gt_dir, group_by="scenario", clips=clips, false_footsteps_only=True)[1]
-
-
 def negatives_table(label, per_hour, hours):
     """False footsteps an hour per negative family, overall and in each building (`score`'s `negatives`)."""
     import transmission
@@ -275,10 +270,13 @@ def score(args):
                 for value, tally in groups.items():
                     by[key][side].setdefault(value, scoring.Tally()).merge(tally)
             pair.merge(total)
-            quiet = os.path.join(args.out, "distractors", str(data_fold), "gt")
-            if args.split == "eval" and os.path.isdir(quiet):
-                # More distractor-only audio: it counts towards the false footsteps an hour only.
-                quiet_pred = os.path.join(work, f"model-{model_fold}", f"distractors-{data_fold}")
+            for split in ("distractors", "negatives") if args.split == "eval" else ():
+                # Audio without footsteps (the distractor clips; negatives.py's families): it counts towards the
+                # false footsteps an hour only, and per negative family (the distractor clips as one).
+                quiet = os.path.join(args.out, split, str(data_fold), "gt")
+                if not os.path.isdir(quiet):
+                    continue
+                quiet_pred = os.path.join(work, f"model-{model_fold}", f"{split}-{data_fold}")
                 analyze(footstepctl, model, quiet, quiet_pred, extra, args.limit)
                 quiet_clips = clip_names(quiet, args.limit)
                 for key in by:
@@ -287,26 +285,15 @@ def score(args):
                     for value, tally in groups.items():
                         by[key][side].setdefault(value, scoring.Tally()).merge(tally)
                 pair.merge(total)
-                negatives[side].setdefault("distractors", scoring.Tally()).merge(total)
-                for scenario, tally in groups_by_scenario(quiet_pred, quiet, quiet_clips).items():
-                    negatives[side].setdefault(f"distractors/{scenario}", scoring.Tally()).merge(tally)
-            negative = os.path.join(args.out, "negatives", str(data_fold), "gt")
-            if args.split == "eval" and os.path.isdir(negative):
-                # Negatives that sound like footsteps (negatives.py): false footsteps an hour, per family too.
-                negative_pred = os.path.join(work, f"model-{model_fold}", f"negatives-{data_fold}")
-                analyze(footstepctl, model, negative, negative_pred, extra, args.limit)
-                negative_clips = clip_names(negative, args.limit)
-                for key in by:
-                    total, groups = scoring.score_directory(negative_pred, negative, group_by=key,
-                                                            clips=negative_clips, false_footsteps_only=True)
+                families = ("family", ("family", "scenario")) if split == "negatives" else ("scenario",)
+                for group_by in families:
+                    _, groups = scoring.score_directory(quiet_pred, quiet, group_by=group_by, clips=quiet_clips,
+                                                        false_footsteps_only=True)
+                    prefix = "" if split == "negatives" else "distractors/"
                     for value, tally in groups.items():
-                        by[key][side].setdefault(value, scoring.Tally()).merge(tally)
-                for group_by in ("family", ("family", "scenario")):
-                    _, groups = scoring.score_directory(negative_pred, negative, group_by=group_by,
-                                                        clips=negative_clips, false_footsteps_only=True)
-                    for value, tally in groups.items():
-                        negatives[side].setdefault(value, scoring.Tally()).merge(tally)
-                pair.merge(total)
+                        negatives[side].setdefault(prefix + value, scoring.Tally()).merge(tally)
+                if split == "distractors":
+                    negatives[side].setdefault("distractors", scoring.Tally()).merge(total)
             (unseen if side == "unseen" else seen).merge(pair)
             if side == "unseen":
                 per_fold.append((data_fold, pair.figures()))
