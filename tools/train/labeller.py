@@ -2,7 +2,7 @@
 """The one labelling network (issue 70): trained per fold, scored out of fold with its post-processor.
 
     tools/.venv/bin/python tools/train/labeller.py pictures [--out EVAL] [--work W]
-    tools/.venv/bin/python tools/train/labeller.py train --fold K [--channels 24] [--batches 1500] [--work W]
+    tools/.venv/bin/python tools/train/labeller.py train --fold K [--channels 32] [--batches 4000] [--work W]
     tools/.venv/bin/python tools/train/labeller.py score [--fold K ...] [--work W] [--json FILE]
 
 One causal dilated convolutional network over the pipeline's own frame picture (`FramePicture`, written by
