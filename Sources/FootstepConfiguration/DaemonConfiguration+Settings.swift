@@ -164,8 +164,8 @@ extension DaemonConfiguration {
 
     private static func absolutePath(_ path: String) -> String? { path.hasPrefix("/") ? nil : "must be an absolute path" }
 
-    /// A Unix group's name as useradd(8) and systemd-sysusers accept it: an empty one would leave the socket's
-    /// access to whatever group the daemon runs as.
+    /// A Unix group's name as useradd(8) and systemd-sysusers accept it: an empty one names no group, so no one
+    /// but root and the daemon's own user could use the socket.
     private static func groupName(_ name: String) -> String? {
         if name.isEmpty { return "must name a group (e.g. \"footstepd-admin\"); an empty name gives no one access" }
         let allowed = name.utf8.allSatisfy { c in
