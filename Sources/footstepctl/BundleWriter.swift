@@ -70,7 +70,7 @@ struct BundleWriter {
             }
             let name = "audio/\((file.path as NSString).lastPathComponent)"
             let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-            progress("copying audio file \(index + 1) of \(files.count): \(name)" + (bytes.map { String(format: " (%.1f MB)", Double($0) / 1e6) } ?? ""))
+            progress("copying audio file \(index + 1) of \(files.count): \(name)" + (bytes.map { " (\(HumanFormat.bytes(Int64($0))))" } ?? ""))
             guard try copy(file.path, to: name, what: "audio file \(file.id)") else { continue }
             if let sha = file.sha256 {
                 recorded[name] = sha

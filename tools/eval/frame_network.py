@@ -63,6 +63,10 @@ def make_pictures(args):
             source_split = "eval" if split == "lockbox" else split
             gt = os.path.join(args.out, source_split, str(fold), "gt")
             target = picture_dir(args.work, source_split, fold)
+            if not os.path.isdir(gt):
+                sys.exit(f"{gt} missing: footstep_eval.py build first")
+            if os.path.isdir(target) and len(os.listdir(target)) >= len(study.clip_names(gt)):
+                continue  # every clip's picture is there (pictures do not change with the models)
             started = time.time()
             subprocess.run([dataset, "--labelled", gt, "--frame-pictures", target], check=True)
             print(f"{source_split}/{fold}: pictures in {time.time() - started:.0f} s", flush=True)

@@ -107,7 +107,7 @@ def kit_roles(hits):
     """A kit's hits as (kicks, snares): kicks by name (kick, bd, bassdrum) or, in a kit without them, the half with the
     lowest spectral centroid; snares (snare, sd, clap) likewise the brightest half."""
     def named(words):
-        return [h for h in hits if any(w in h.name.lower().rsplit("_", 1)[-1] or w in h.name.lower() for w in words)]
+        return [h for h in hits if any(w in h.name.lower() for w in words)]
 
     def centroid(h):
         spectrum = np.abs(np.fft.rfft(h.samples[: RATE // 4], n=RATE // 2))

@@ -28,7 +28,6 @@ import argparse
 import dataclasses
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -88,25 +87,6 @@ def load(out, work, split, fold):
         truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
         clips[name] = (pic.astype(np.float16), *targets(truth, len(pic)), truth, meta.get(name, {}))
     return clips
-
-
-def make_pictures(args):
-    dataset = os.path.join(sources.ROOT, ".build", "release", "footstep-dataset")
-    if not os.path.exists(dataset):
-        sys.exit(f"{dataset} not found: build it (swift build -c release --product footstep-dataset)")
-    for split in args.split:
-        for fold in FOLDS:
-            gt = os.path.join(args.out, split, str(fold), "gt")
-            target = frame_network.picture_dir(args.work, split, fold)
-            if not os.path.isdir(gt):
-                sys.exit(f"{gt} missing: footstep_eval.py build first")
-            done = os.path.isdir(target) and len(os.listdir(target)) >= len(study.clip_names(gt))
-            if done:
-                continue
-            started = time.time()
-            subprocess.run([dataset, "--labelled", gt, "--frame-pictures", target], check=True,
-                           stdout=subprocess.DEVNULL)
-            print(f"{split}/{fold}: pictures in {time.time() - started:.0f} s", flush=True)
 
 
 def train(args):
@@ -352,7 +332,7 @@ def main():
     args.work = args.work or os.path.join(args.out, "frames")
     if args.command == "pictures":
         args.split = args.split or list(TRAINING_SPLITS + SCORED_SPLITS)
-        make_pictures(args)
+        frame_network.make_pictures(args)
     elif args.command == "train":
         os.makedirs(os.path.dirname(model_path(args.work, 0)), exist_ok=True)
         train(args)

@@ -44,12 +44,10 @@ public enum ClipExtractor {
     /// Where `extract` of the same range joins audio across frames that no source holds (a device loss, a pause, a
     /// pruned or missing file). Frames missing before the first held frame or after the last are not joins.
     public static func joins(of sources: [Source], startFrame: Int64, endFrame: Int64) -> [Join] {
-        let overlapping = sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
-            .sorted { $0.startFrame < $1.startFrame }
         var joins: [Join] = []
         var written: Int64 = 0
         var heldUntil: Int64?
-        for source in overlapping {
+        for source in Self.sources(sources, startFrame: startFrame, endFrame: endFrame) {
             let from = max(startFrame, source.startFrame)
             let to = min(endFrame, source.startFrame + source.frames)
             if let heldUntil, from > heldUntil {
@@ -59,6 +57,12 @@ public enum ClipExtractor {
             heldUntil = max(heldUntil ?? to, to)
         }
         return joins
+    }
+
+    /// The sources holding any of session frames `[startFrame, endFrame)`, in session order.
+    private static func sources(_ sources: [Source], startFrame: Int64, endFrame: Int64) -> [Source] {
+        sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
+            .sorted { $0.startFrame < $1.startFrame }
     }
 
     /// Writes session frames `[startFrame, endFrame)` found in `sources` to `path`, with `comment` (when given) in
@@ -72,8 +76,7 @@ public enum ClipExtractor {
         from sources: [Source], startFrame: Int64, endFrame: Int64, format: AudioFormat,
         container: AudioFileContainer, to path: String, comment: String? = nil
     ) throws(AudioFileWriterError) -> Int64 {
-        let overlapping = sources.filter { $0.startFrame < endFrame && $0.startFrame + $0.frames > startFrame }
-            .sorted { $0.startFrame < $1.startFrame }
+        let overlapping = Self.sources(sources, startFrame: startFrame, endFrame: endFrame)
         guard !overlapping.isEmpty else {
             throw AudioFileWriterError(path: path, reason: "no audio file holds frames \(startFrame)..<\(endFrame) (pruned or never written)")
         }
