@@ -28,6 +28,12 @@ install -d -m 0755 "$(dest "$PREFIX/bin")"
 install -m 0755 "$bin/footstepd" "$bin/footstepctl" "$(dest "$PREFIX/bin")/"
 say "$PREFIX/bin/footstepd, $PREFIX/bin/footstepctl"
 
+# The model: the binaries look in ../share/footstepd beside themselves (FootstepModel.shippedLocations),
+# so the installed daemon never depends on the build tree.
+install -d -m 0755 "$(dest "$PREFIX/share/footstepd")"
+install -m 0644 "$root/Sources/FootstepClassifier/Resources/footstep-model.json" "$(dest "$PREFIX/share/footstepd")/"
+say "$PREFIX/share/footstepd/footstep-model.json"
+
 # Units name the binaries by absolute path: point them at PREFIX.
 unitdir="$PREFIX/lib/systemd/system"
 install -d -m 0755 "$(dest "$unitdir")"

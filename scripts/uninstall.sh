@@ -23,6 +23,7 @@ rm -f "$(dest "$PREFIX/bin")/footstepd" "$(dest "$PREFIX/bin")/footstepctl"
 for unit in "${units[@]}"; do rm -f "$(dest "$PREFIX/lib/systemd/system")/$unit"; done
 rm -f "$(dest "$PREFIX/lib/sysusers.d")/footstepd.conf" "$(dest "$PREFIX/lib/tmpfiles.d")/footstepd.conf"
 rm -rf "$(dest "$PREFIX/share/doc/footstepd")"
+rm -rf "$(dest "$PREFIX/share/footstepd")"
 rm -f "$(dest "$PREFIX/share/bash-completion/completions")/footstepctl" \
   "$(dest "$PREFIX/share/zsh/site-functions")/_footstepctl" \
   "$(dest "$PREFIX/share/fish/vendor_completions.d")/footstepctl.fish" \

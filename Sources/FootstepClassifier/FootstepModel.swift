@@ -240,14 +240,42 @@ public struct FootstepModel: Sendable, Codable {
         return model
     }
 
-    /// The model shipped in the package's resources.
+    /// The shipped model's file name.
+    public static let fileName = "footstep-model.json"
+
+    /// Where the shipped model is looked for, in order, beside the running executable (`/proc/self/exe`):
+    /// - `../share/footstepd/footstep-model.json`: installed (`/usr/bin` → `/usr/share/footstepd`, the same under
+    ///   `/usr/local`);
+    /// - `footstepd_FootstepClassifier.resources/Resources/footstep-model.json`: the build tree, where SwiftPM
+    ///   puts the target's resources (the copied `Resources` folder) beside the products;
+    /// - `/usr/share/footstepd/footstep-model.json`.
+    ///
+    /// Not SwiftPM's `Bundle.module`: on Linux it traps when its build-tree path is gone, so an installed
+    /// daemon whose build tree was removed (or hidden by `ProtectHome=`) would die at start.
+    public static var shippedLocations: [String] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? ""
+        let directory = (executable as NSString).deletingLastPathComponent
+        return [
+            ((directory as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("share/footstepd/\(fileName)"),
+            (directory as NSString).appendingPathComponent("footstepd_FootstepClassifier.resources/Resources/\(fileName)"),
+            "/usr/share/footstepd/\(fileName)",
+        ]
+    }
+
+    /// The shipped model, from the first of ``shippedLocations`` that exists.
+    ///
+    /// - Throws: ``ClassifierError/modelUnreadable(path:reason:)`` naming every place looked at when none has it.
     public static func bundled() throws(ClassifierError) -> FootstepModel {
-        guard let url = Bundle.module.url(forResource: "footstep-model", withExtension: "json", subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: "footstep-model", withExtension: "json")
-        else {
-            throw .modelUnreadable(path: "Resources/footstep-model.json", reason: "not found in the FootstepClassifier bundle")
+        let locations = shippedLocations
+        guard let path = locations.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw .modelUnreadable(
+                path: locations[0],
+                reason: "the shipped model is not installed (looked in \(locations.joined(separator: ", "))); "
+                    + "reinstall footstepd (make install), or set detection.model_path")
         }
-        return try load(contentsOf: url)
+        return try load(contentsOf: URL(fileURLWithPath: path))
     }
 
     /// Checks the format, the feature list against `EventFeatures` and the shapes.

@@ -1,3 +1,4 @@
+import FootstepClassifier
 import Foundation
 
 extension DaemonConfiguration {
@@ -16,6 +17,23 @@ extension DaemonConfiguration {
         if let problem = Self.writableDirectoryProblem(socketDirectory) {
             throw ConfigurationError(
                 file: file, key: "socket.path", message: "the socket's directory \(socketDirectory) \(problem)")
+        }
+    }
+
+    /// The classifier model the daemon runs: `detection.model_path`, or the shipped one
+    /// (``FootstepModel/bundled()``). The daemon loads it at start, `--check-config` the same way.
+    public func loadModel() throws(ClassifierError) -> FootstepModel {
+        if let path = detection.modelPath { return try FootstepModel.load(contentsOf: URL(fileURLWithPath: path)) }
+        return try FootstepModel.bundled()
+    }
+
+    /// Checks that the model loads (``loadModel()``). `--check-config` runs it: an installed footstepd
+    /// that cannot find its model says so here, not by failing at start.
+    public func checkModel(file: String) throws(ConfigurationError) {
+        do {
+            _ = try loadModel()
+        } catch {
+            throw ConfigurationError(file: file, key: "detection.model_path", message: "\(error)")
         }
     }
 

@@ -104,6 +104,7 @@ struct Footstepd: AsyncParsableCommand {
             if checkConfig {
                 try configuration.checkMetricsAddress(file: path)
                 try configuration.checkReportEnvironment(file: path)
+                try configuration.checkModel(file: path)
             }
         } catch {
             FileHandle.standardError.write(Data("footstepd: invalid configuration: \(error)\n".utf8))

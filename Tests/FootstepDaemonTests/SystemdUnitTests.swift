@@ -97,6 +97,37 @@ struct SystemdUnitTests {
         #expect(left == ["etc/footstepd/footstepd.toml"], "left behind: \(left)")
     }
 
+    /// The real binaries installed into a staging root find the model there, not in the build tree
+    /// (SwiftPM's `Bundle.module` trapped when it was gone); without it `--check-config` says so and exits 78.
+    @Test(.enabled(if: DaemonTestSupport.footstepdPath != nil, "footstepd is not built"))
+    func theInstalledDaemonFindsItsModelWithoutTheBuildTree() throws {
+        let directory = try TemporaryDirectory()
+        let built = (DaemonTestSupport.footstepdPath! as NSString).deletingLastPathComponent
+        let root = directory.appending("root")
+        let environment = ["DESTDIR=\(root)", "PREFIX=/usr"]
+        let install = try Self.run(environment + ["bash", Self.repository.appendingPathComponent("scripts/install.sh").path, built])
+        #expect(install.status == 0, "\(install.output)")
+        let model = "\(root)/usr/share/footstepd/footstep-model.json"
+        #expect(FileManager.default.fileExists(atPath: model))
+        let check = [
+            "\(root)/usr/bin/footstepd", "--check-config", "--config", "\(root)/etc/footstepd/footstepd.toml",
+            "--state-dir", directory.appending("state"), "--socket", directory.appending("control.sock"),
+        ]
+        let found = try Self.run(check)
+        #expect(found.status == 0, "\(found.output)")
+        let walk = directory.appending("walk.wav")
+        let synth = try Self.run(["\(root)/usr/bin/footstepctl", "synth", "--scenario", "walking", "--duration", "5", "-o", walk])
+        #expect(synth.status == 0, "\(synth.output)")
+        let analysed = try Self.run(["\(root)/usr/bin/footstepctl", "analyze", walk])
+        #expect(analysed.status == 0, "\(analysed.output)")
+        #expect(analysed.output.contains("heel_strike") || analysed.output.contains("footstep"), "\(analysed.output)")
+
+        try FileManager.default.removeItem(atPath: model)
+        let missing = try Self.run(check)
+        #expect(missing.status == 78, "\(missing.output)")
+        #expect(missing.output.contains("detection.model_path") && missing.output.contains("not installed"))
+    }
+
     @Test func theServiceExposureIsAtMost2Point5() throws {
         let directory = try TemporaryDirectory()
         _ = try Self.staged(in: directory)

@@ -41,10 +41,7 @@ extension FootstepDaemonService {
     /// The classifier model: `detection.model_path`, or the built-in one.
     func loadModel(_ configuration: DaemonConfiguration) throws -> FootstepModel {
         do {
-            if let path = configuration.detection.modelPath {
-                return try FootstepModel.load(contentsOf: URL(fileURLWithPath: path))
-            }
-            return try FootstepModel.bundled()
+            return try configuration.loadModel()
         } catch {
             throw DaemonError("\(error) (detection.model)")
         }
