@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Shared vocabulary (event kinds, footstep types, intensity, level bands).
         .target(name: "FootstepCore"),
@@ -88,6 +89,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // MQTT through libmosquitto: the client, the store's outbox published in order with QoS 1, the payloads,
+        // Home Assistant discovery.
+        .target(
+            name: "FootstepMQTT",
+            dependencies: [
+                "CMosquitto", "FootstepCore", "FootstepStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // footstepd.toml: the configuration's keys, defaults and ranges, its parser and renderer.
         .target(
             name: "FootstepConfiguration",
@@ -101,7 +111,7 @@ let package = Package(
             name: "FootstepDaemon",
             dependencies: [
                 "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier",
-                "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepStore", "FootstepWire",
+                "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepMQTT", "FootstepStore", "FootstepWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,6 +168,12 @@ let package = Package(
                 "FootstepCore", "FootstepStore", "FootstepTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "FootstepMQTTTests",
+            dependencies: [
+                "FootstepCore", "FootstepMQTT", "FootstepStore", "FootstepTesting",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "FootstepReportsTests",

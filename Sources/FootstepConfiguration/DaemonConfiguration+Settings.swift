@@ -150,6 +150,51 @@ extension DaemonConfiguration {
                 "reports", "directory", \.reports.directory,
                 help: ["Where the scheduled report writes; empty = <state_dir>/reports."], check: absolutePath),
             .int("reports", "keep", \.reports.keep, range: 1...10000, help: ["Reports kept by the scheduled job."]),
+
+            .bool(
+                "mqtt", "enabled", \.mqtt.enabled,
+                help: [
+                    "Publish every event, revision, deletion, session, gap and level minute to an",
+                    "MQTT broker (topics and payloads: docs/mqtt.md). What is stored is queued in",
+                    "the database first and published in order once the broker acknowledges it,",
+                    "so a broker or network outage loses nothing; recording never waits for it.",
+                ]),
+            .string(
+                "mqtt", "url", \.mqtt.url, help: ["mqtt://host[:port] (1883) or mqtts://host[:port] (TLS, 8883)."],
+                check: brokerURL),
+            .string("mqtt", "client_id", \.mqtt.clientId, help: ["Empty: footstepd-<hostname>."]),
+            .string("mqtt", "username", \.mqtt.username, help: ["Empty: connect without a username."]),
+            .optionalString(
+                "mqtt", "password_file", \.mqtt.passwordFile,
+                help: ["A file holding the password (one line; never write the password here)."], check: absolutePath),
+            .optionalString(
+                "mqtt", "ca_file", \.mqtt.caFile,
+                help: ["PEM CA certificate for mqtts:// (empty: the system's CAs in /etc/ssl/certs)."], check: absolutePath),
+            .optionalString(
+                "mqtt", "cert_file", \.mqtt.certificateFile, help: ["Optional client certificate and key (PEM) for mqtts://."],
+                check: absolutePath),
+            .optionalString("mqtt", "key_file", \.mqtt.keyFile, help: [], check: absolutePath),
+            .string(
+                "mqtt", "topic_prefix", \.mqtt.topicPrefix, help: ["Empty: footstepd/<hostname>."],
+                check: { $0.contains("#") || $0.contains("+") ? "must not contain the wildcards '#' or '+'" : nil }),
+            .int("mqtt", "qos", \.mqtt.qos, range: 0...1, help: ["1: a record leaves the queue once acknowledged; 0: once sent."]),
+            .duration("mqtt", "keepalive", \.mqtt.keepalive, range: 5...3600, help: []),
+            .bool(
+                "mqtt", "home_assistant", \.mqtt.homeAssistant,
+                help: ["Announce a device with its sensors (and a \"Mark now\" button) to Home Assistant."]),
+            .bool(
+                "mqtt", "accept_commands", \.mqtt.acceptCommands,
+                help: [
+                    "Act on <prefix>/command/mark (a diary mark; the payload is its text), .../pause and",
+                    ".../resume. Anyone the broker lets publish there can then pause the recording:",
+                    "use the broker's ACL to decide who may.",
+                ]),
+            .int(
+                "mqtt", "max_outbox_rows", \.mqtt.maximumOutboxRows, range: 1000...10_000_000,
+                help: [
+                    "While the broker is away the queue grows; beyond this many rows the oldest",
+                    "level minutes are dropped (counted and logged). Events are never dropped.",
+                ]),
         ]
     }
 
@@ -163,6 +208,11 @@ extension DaemonConfiguration {
     ]
 
     private static func absolutePath(_ path: String) -> String? { path.hasPrefix("/") ? nil : "must be an absolute path" }
+
+    /// A broker URL as `MQTTBroker` reads it.
+    private static func brokerURL(_ url: String) -> String? {
+        MQTTBroker(url: url) == nil ? "'\(url)' is not a broker URL: write \(MQTTBroker.form)" : nil
+    }
 
     /// A Unix group's name as useradd(8) and systemd-sysusers accept it: an empty one names no group, so no one
     /// but root and the daemon's own user could use the socket.

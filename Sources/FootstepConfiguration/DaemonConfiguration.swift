@@ -85,6 +85,27 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var keep = 30
     }
 
+    /// `[mqtt]`: publishing to a broker, Home Assistant discovery.
+    public struct MQTT: Sendable, Equatable {
+        public var enabled = false
+        public var url = "mqtt://localhost:1883"
+        /// Empty: `footstepd-<hostname>`.
+        public var clientId = ""
+        public var username = ""
+        public var passwordFile: String?
+        public var caFile: String?
+        public var certificateFile: String?
+        public var keyFile: String?
+        /// Empty: `footstepd/<hostname>`.
+        public var topicPrefix = ""
+        public var qos = 1
+        public var keepalive: Double = 60
+        public var homeAssistant = false
+        public var acceptCommands = false
+        /// The outbox's bound while the broker is away; the oldest level rows are dropped beyond it.
+        public var maximumOutboxRows = 200_000
+    }
+
     public var capture = Capture()
     public var recording = Recording()
     public var detection = Detection()
@@ -96,6 +117,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var socket = Socket()
     public var metrics = Metrics()
     public var reports = Reports()
+    public var mqtt = MQTT()
 
     public init() {}
 

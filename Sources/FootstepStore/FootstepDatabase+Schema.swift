@@ -9,6 +9,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v3", migrate: createV3Revisions)
         migrator.registerMigration("v4", migrate: createV4MarkClips)
         migrator.registerMigration("v5", migrate: createV5KindRevisions)
+        migrator.registerMigration("v6", migrate: createV6Outbox)
         return migrator
     }
 
@@ -223,6 +224,54 @@ extension FootstepDatabase {
         }
         try db.alter(table: "event") { t in
             t.add(column: "revisedKind", .text)
+        }
+    }
+
+    /// v6: the outbox of what MQTT publishes (``OutboxEntry``). Triggers queue
+    /// a row in the very transaction that stores an event, a revision, a
+    /// tombstone, a session's start or end, a gap or a level row, while
+    /// `outboxState.enabled` is 1 (``FootstepDatabase/setOutbox(enabled:)``);
+    /// the publisher removes a row once the broker has acknowledged it.
+    private static func createV6Outbox(_ db: Database) throws {
+        try db.create(table: "outbox") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("topic", .text).notNull()
+                .check { ["event", "revision", "deletion", "session", "gap", "levels"].contains($0) }
+            t.column("recordId", .integer).notNull()
+            t.column("sessionId", .integer)
+            // A session's status when the row was queued (its start and its end are two rows).
+            t.column("detail", .text)
+            t.column("queuedAt", .datetime).notNull()
+        }
+        try db.create(table: "outboxState") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("enabled", .boolean).notNull()
+            t.column("dropped", .integer).notNull()
+        }
+        try db.execute(sql: "INSERT INTO outboxState (id, enabled, dropped) VALUES (1, 0, 0)")
+        let queued = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+        let enabled = "(SELECT enabled FROM outboxState WHERE id = 1)"
+        let triggers: [(name: String, event: String, values: String)] = [
+            ("event", "INSERT ON event", "'event', NEW.id, NEW.sessionId, NULL"),
+            ("revision", "INSERT ON typeRevision",
+             "'revision', NEW.id, (SELECT sessionId FROM event WHERE id = NEW.eventId), NULL"),
+            ("deletion", "INSERT ON chainDeletion", "'deletion', NEW.id, NEW.sessionId, NULL"),
+            ("sessionStarted", "INSERT ON session", "'session', NEW.id, NEW.id, NEW.status"),
+            ("sessionChanged", "UPDATE OF status ON session", "'session', NEW.id, NEW.id, NEW.status"),
+            ("gap", "INSERT ON sessionGap", "'gap', NEW.id, NEW.sessionId, NULL"),
+            ("levels", "INSERT ON levelMinute", "'levels', NEW.id, NEW.sessionId, NULL"),
+        ]
+        for trigger in triggers {
+            let unchanged = trigger.name == "sessionChanged" ? " AND NEW.status IS NOT OLD.status" : ""
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER outbox_\(trigger.name) AFTER \(trigger.event)
+                    WHEN \(enabled)\(unchanged)
+                    BEGIN
+                        INSERT INTO outbox (topic, recordId, sessionId, detail, queuedAt)
+                        VALUES (\(trigger.values), \(queued));
+                    END
+                    """)
         }
     }
 }

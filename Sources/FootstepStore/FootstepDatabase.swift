@@ -23,7 +23,7 @@ import GRDB
 /// - Throws: Every method throws ``StoreError`` only.
 public struct FootstepDatabase: Sendable {
     /// The database writer (a `DatabasePool` on disk, a `DatabaseQueue` in memory).
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     /// The path of the database file, or `:memory:`; used in error messages.
     public let path: String

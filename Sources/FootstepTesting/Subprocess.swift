@@ -27,6 +27,8 @@ public enum Subprocess {
     /// Why a child could not be started.
     public struct LaunchError: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// The environment children get unless told otherwise: PATH and no colour.
@@ -86,6 +88,52 @@ public enum Subprocess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7f
         return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: collected.0, errorOutput: collected.1)
+    }
+
+    /// Starts `executable arguments…` in the background (stdin /dev/null, stdout appended to `output` or
+    /// /dev/null, stderr /dev/null) and returns its pid; end it with ``end(_:signal:)``. For servers and
+    /// subscribers a test runs beside it (Foundation's `Process.waitUntilExit` spins on Linux).
+    public static func spawn(_ executable: String, _ arguments: [String], output: String? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = plainEnvironment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // Signals the test process blocks or ignores (its daemon's SIGTERM handling) are the child's defaults.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw LaunchError(description: "cannot run \(executable): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+
+    /// Sends `signal` to a child of ``spawn(_:_:output:)`` and reaps it.
+    public static func end(_ pid: pid_t, signal: Int32 = SIGTERM) {
+        kill(pid, signal)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// Whether a child of ``spawn(_:_:output:)`` still runs (a zombie does not).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
     }
 
     /// ``run(_:_:environment:)`` on a plain thread, so that waiting for the

@@ -145,6 +145,41 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         }
     }
 
+    /// Publishing to an MQTT broker (`[mqtt]`), while it is on.
+    public struct MQTT: Codable, Sendable, Equatable {
+        public var broker: String
+        public var connected: Bool
+        /// Why the broker cannot be reached, while it cannot.
+        public var problem: String?
+        /// Stored records waiting to be published.
+        public var outboxDepth: Int
+        /// When the oldest of them was stored.
+        public var oldestQueuedAt: Date?
+        /// Level minutes dropped to keep the outbox bounded, ever.
+        public var dropped: Int
+        /// Records published (and acknowledged) since footstepd started.
+        public var published: Int
+
+        public init(
+            broker: String, connected: Bool, problem: String? = nil, outboxDepth: Int = 0, oldestQueuedAt: Date? = nil,
+            dropped: Int = 0, published: Int = 0
+        ) {
+            self.broker = broker
+            self.connected = connected
+            self.problem = problem
+            self.outboxDepth = outboxDepth
+            self.oldestQueuedAt = oldestQueuedAt
+            self.dropped = dropped
+            self.published = published
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case broker, connected, problem, dropped, published
+            case outboxDepth = "outbox_depth"
+            case oldestQueuedAt = "oldest_queued_at"
+        }
+    }
+
     /// `starting`, `recording`, `paused`, `idle`, `device-lost`, `stopping`.
     public var state: String
     /// footstepd's version.
@@ -163,11 +198,12 @@ public struct StatusResponse: Codable, Sendable, Equatable {
     public var schedule: Schedule?
     /// The last error, if any (device lost, disk full …).
     public var lastError: String?
+    public var mqtt: MQTT?
 
     public init(
         state: String, version: String, uptimeSeconds: Double, session: Session? = nil, device: Device? = nil,
         level: Level? = nil, eventsToday: [String: Int] = [:], lastEvent: EventResponse? = nil, capture: Capture,
-        storage: Storage, schedule: Schedule? = nil, lastError: String? = nil
+        storage: Storage, schedule: Schedule? = nil, lastError: String? = nil, mqtt: MQTT? = nil
     ) {
         self.state = state
         self.version = version
@@ -181,10 +217,11 @@ public struct StatusResponse: Codable, Sendable, Equatable {
         self.storage = storage
         self.schedule = schedule
         self.lastError = lastError
+        self.mqtt = mqtt
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, version, session, device, level, capture, storage, schedule
+        case state, version, session, device, level, capture, storage, schedule, mqtt
         case uptimeSeconds = "uptime_seconds"
         case eventsToday = "events_today"
         case lastEvent = "last_event"

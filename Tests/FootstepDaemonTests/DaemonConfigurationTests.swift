@@ -177,7 +177,7 @@ struct DaemonConfigurationTests {
     @Test(arguments: [
         ("[capture]\nsample_rate = 4000", "x.toml: capture.sample_rate: 4000 is out of range (8000–96000)"),
         ("[capture]\nsample_rat = 16000", "x.toml: capture.sample_rat: unknown setting (check the spelling; see config/footstepd.toml for every setting)"),
-        ("[captur]\n", "x.toml: captur: unknown section (known: capture, recording, detection, levels, equalizer, schedule, retention, paths, socket, metrics, reports)"),
+        ("[captur]\n", "x.toml: captur: unknown section (known: capture, recording, detection, levels, equalizer, schedule, retention, paths, socket, metrics, reports, mqtt)"),
         ("[capture]\nchannels = \"two\"", "x.toml: capture.channels: expected an integer, found string"),
         ("[detection]\ngait_context = 1", "x.toml: detection.gait_context: expected true or false, found integer"),
         ("[recording]\naudio_format = \"mp3\"", "x.toml: recording.audio_format: 'mp3' is not one of 'flac', 'wav'"),

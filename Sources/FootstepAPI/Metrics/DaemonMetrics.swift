@@ -33,6 +33,10 @@ public final class DaemonMetrics: Sendable {
     private let uptime: Gauge
     private let levelSubscribers: Gauge
     private let eventSubscribers: Gauge
+    private let mqttConnected: Gauge
+    private let mqttOutboxDepth: Gauge
+    private let mqttOutboxAge: Gauge
+    private let mqttDropped: Gauge
     private let counted = Mutex(Counted())
 
     public init(version: String) {
@@ -61,6 +65,14 @@ public final class DaemonMetrics: Sendable {
             descriptor: Self.name("live_subscribers", "", "Connected live subscribers"), labels: [("stream", "levels")])
         eventSubscribers = registry.makeGauge(
             descriptor: Self.name("live_subscribers", "", "Connected live subscribers"), labels: [("stream", "events")])
+        mqttConnected = registry.makeGauge(
+            descriptor: Self.name("connected", "", "1 while the MQTT broker is connected (absent while MQTT is off)", subsystem: "mqtt"))
+        mqttOutboxDepth = registry.makeGauge(
+            descriptor: Self.name("outbox", "rows", "Stored records waiting to be published to MQTT", subsystem: "mqtt"))
+        mqttOutboxAge = registry.makeGauge(
+            descriptor: Self.name("outbox_oldest_age", "seconds", "Age of the oldest unpublished record", subsystem: "mqtt"))
+        mqttDropped = registry.makeGauge(
+            descriptor: Self.name("outbox_dropped", "rows", "Level minutes dropped to keep the outbox bounded", subsystem: "mqtt"))
         registry.makeGauge(descriptor: Self.name("build", "info", "footstepd's version"), labels: [("version", version)])
             .set(to: 1)
     }
@@ -96,6 +108,12 @@ public final class DaemonMetrics: Sendable {
         if let free = status.storage.diskFreeBytes { diskFree.set(to: Double(free)) }
         if let bytes = status.storage.audioBytes { audioBytes.set(to: Double(bytes)) }
         uptime.set(to: status.uptimeSeconds)
+        if let mqtt = status.mqtt {
+            mqttConnected.set(to: mqtt.connected ? 1 : 0)
+            mqttOutboxDepth.set(to: Double(mqtt.outboxDepth))
+            mqttOutboxAge.set(to: mqtt.oldestQueuedAt.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
+            mqttDropped.set(to: Double(mqtt.dropped))
+        }
         self.levelSubscribers.set(to: Double(levelSubscribers))
         self.eventSubscribers.set(to: Double(eventSubscribers))
         return registry.emitToBuffer()

@@ -1,4 +1,5 @@
 import FootstepCore
+import FootstepMQTT
 import FootstepStore
 import FootstepWire
 import Foundation
@@ -105,6 +106,9 @@ public struct DaemonStatus: Sendable, Equatable {
     public var schedule: ScheduleState = .always
     /// The last error, for the status line.
     public var lastError: String?
+    /// Publishing to MQTT, while `[mqtt]` is on (filled in by ``FootstepDaemonService/status``).
+    public var mqtt: OutboxPublisher.Health?
+    public var mqttBroker: String?
 
     public init() {}
 

@@ -175,7 +175,13 @@ extension StatusResponse {
             schedule: Schedule(
                 description: status.schedule.description, active: status.schedule.isActive,
                 nextChange: status.schedule.nextChange),
-            lastError: status.lastError)
+            lastError: status.lastError,
+            mqtt: status.mqtt.map { health in
+                MQTT(
+                    broker: status.mqttBroker ?? "", connected: health.connected, problem: health.problem,
+                    outboxDepth: health.outboxDepth, oldestQueuedAt: health.oldestQueuedAt, dropped: health.dropped,
+                    published: health.published)
+            })
     }
 }
 

@@ -4,6 +4,7 @@ import FootstepAudio
 import FootstepClassifier
 import FootstepConfiguration
 import FootstepCore
+import FootstepMQTT
 import FootstepStore
 import FootstepWire
 import Foundation
@@ -41,6 +42,9 @@ public final class FootstepDaemonService: Service, Sendable {
         /// Whether READY=1 waits for the control socket, and what became of it.
         var controlSocket = ControlSocketReadiness.notServed
         var mailbox = CommandMailbox()
+        /// The MQTT publisher while `[mqtt]` is on, and the activity it was last told.
+        var mqtt: OutboxPublisher?
+        var mqttActivity: SensorActivity?
     }
 
     /// The control socket as READY=1 sees it.
@@ -81,7 +85,14 @@ public final class FootstepDaemonService: Service, Sendable {
     // MARK: Control (for the control socket)
 
     /// A snapshot of the daemon's state.
-    public var status: DaemonStatus { control.withLock { $0.status } }
+    public var status: DaemonStatus {
+        control.withLock { control in
+            var status = control.status
+            status.mqtt = control.mqtt?.health
+            status.mqttBroker = control.mqtt?.client.options.broker.description
+            return status
+        }
+    }
     /// The configuration in force (the next session uses a reloaded one).
     public var configuration: DaemonConfiguration {
         control.withLock { control in
@@ -146,9 +157,17 @@ public final class FootstepDaemonService: Service, Sendable {
         readySent = true
     }
 
-    /// The one way the status changes.
+    /// The one way the status changes (MQTT's state follows it).
     func update(_ body: (inout DaemonStatus) -> Void) {
-        control.withLock { body(&$0.status) }
+        let changed = control.withLock { control -> (OutboxPublisher, SensorActivity)? in
+            body(&control.status)
+            guard let publisher = control.mqtt else { return nil }
+            let activity = SensorActivity(control.status)
+            guard activity != control.mqttActivity else { return nil }
+            control.mqttActivity = activity
+            return (publisher, activity)
+        }
+        if let (publisher, activity) = changed { publisher.activityChanged(activity) }
     }
 
     // MARK: Run
@@ -169,10 +188,17 @@ public final class FootstepDaemonService: Service, Sendable {
             analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
             storeInterval: options.flushInterval, logger: logger
         ).run()
+        let mqtt = MQTTPublishing.start(configuration: configuration, database: database, logger: logger) {
+            [weak self] command, topic in
+            Task { await self?.handle(command, from: topic) }
+        }
+        let mqttTask = mqtt.map { publisher in Task { await publisher.run() } }
         control.withLock {
             $0.database = database
             $0.storedCalibrationOffset = storedCalibration?.offsetDB
+            $0.mqtt = mqtt
         }
+        update { _ in }
         if let storedCalibration {
             logger.info("levels calibrated: offset \(storedCalibration.offsetDB) dB, measured \(storedCalibration.measuredAt)")
         }
@@ -211,6 +237,11 @@ public final class FootstepDaemonService: Service, Sendable {
             self.wakeup.signal()
         }
         update { $0.handle(.shutdownRequested) }
+        if let mqtt {
+            // What the last session stored, then `offline`.
+            await mqtt.finish(within: .seconds(3))
+            await mqttTask?.value
+        }
         liveLevels.finishAll()
         liveEvents.finishAll()
         notifier.stopping(status: "stopping")

@@ -67,6 +67,14 @@ struct StatusPrinter {
         if let audio = status.storage.audioBytes { storage.append("\(HumanFormat.bytes(audio)) of audio") }
         if !status.storage.audioWriting { storage.append(terminal.paint("audio writing suspended", .red)) }
         if !storage.isEmpty { rows.append(("disk", storage.joined(separator: ", "))) }
+        if let mqtt = status.mqtt {
+            var text = mqtt.connected ? "connected to \(mqtt.broker)" : terminal.paint("not connected to \(mqtt.broker)", .red)
+            if let problem = mqtt.problem, !mqtt.connected { text += " (\(problem))" }
+            text += ", \(mqtt.outboxDepth) waiting"
+            if let oldest = mqtt.oldestQueuedAt, mqtt.outboxDepth > 0 { text += " since \(HumanFormat.time(oldest))" }
+            if mqtt.dropped > 0 { text += ", " + terminal.paint("\(mqtt.dropped) level minutes dropped", .red) }
+            rows.append(("mqtt", text))
+        }
         if let schedule = status.schedule {
             var text = "\(schedule.description) (\(schedule.active ? "active" : "inactive")"
             if let next = schedule.nextChange { text += ", changes at \(HumanFormat.time(next))" }

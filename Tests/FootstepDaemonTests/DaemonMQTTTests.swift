@@ -1,0 +1,126 @@
+import FootstepCore
+import FootstepStore
+import FootstepTesting
+import Foundation
+import Testing
+
+/// footstepd with `[mqtt]` on, publishing to a real Mosquitto broker that a real `mosquitto_sub` (a persistent
+/// session, QoS 1) reads: the broker killed during a recording, footstepd SIGKILLed once, and afterwards every
+/// stored event and revision has reached the subscriber, in order, none missing.
+@Suite("footstepd on MQTT", .serialized)
+struct DaemonMQTTTests {
+    static let subscriberPath = "/usr/bin/mosquitto_sub"
+    static var available: Bool {
+        DaemonTestSupport.footstepdPath != nil && MosquittoBroker.isAvailable
+            && FileManager.default.isExecutableFile(atPath: subscriberPath)
+    }
+
+    @Test(.enabled(if: available, "footstepd, mosquitto or mosquitto_sub is missing"))
+    func everyStoredEventReachesTheSubscriberThroughABrokerOutageAndAKill() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try MosquittoBroker(persistence: true)
+        try broker.start()
+        let received = directory.appending("received.txt")
+        let subscriber = try Self.subscribe(broker: broker, to: ["footstepd/t/#", "homeassistant/#"], output: received)
+        defer { Subprocess.end(subscriber) }
+        // Subscribed, and the session saved by the broker's 1 s autosave.
+        try await Task.sleep(for: .milliseconds(1500))
+        let configuration = directory.appending("footstepd.toml")
+        try """
+            [mqtt]
+            enabled = true
+            url = "\(broker.url())"
+            client_id = "footstepd-t"
+            topic_prefix = "footstepd/t"
+            home_assistant = true
+            accept_commands = true
+            """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        let state = directory.appending("state")
+        let common = ["--config", configuration, "--state-dir", state, "--socket", directory.appending("control.sock")]
+
+        let pid = try DaemonTestSupport.spawnReadyFootstepd(
+            common + ["--source", "demo:mixed:seed=3,duration=3600", "--speed", "8"], in: directory.path)
+        let socket = directory.appending("control.sock")
+        #expect(await waitUntil(10) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
+        // Commands: a diary mark with its text, a pause and a resume.
+        try Self.publish(broker: broker, topic: "footstepd/t/command/mark", message: "stomping again")
+        try Self.publish(broker: broker, topic: "footstepd/t/command/pause", message: "")
+        #expect(await waitUntil(10) { Self.status(socket)?["state"] as? String == "paused" })
+        try Self.publish(broker: broker, topic: "footstepd/t/command/resume", message: "")
+        #expect(await waitUntil(10) { Self.status(socket)?["state"] as? String == "recording" })
+        broker.kill()
+        // Recording goes on, the outbox fills, and status says why nothing is published.
+        #expect(await waitUntil(10) { (Self.mqttStatus(socket)?["outbox_depth"] as? Int ?? 0) > 0 })
+        let away = Self.mqttStatus(socket)
+        #expect(away?["connected"] as? Bool == false)
+        #expect((away?["problem"] as? String)?.contains("127.0.0.1:\(broker.port)") == true)
+        let metrics = try Subprocess.run("/usr/bin/curl", ["-sf", "--unix-socket", socket, "http://localhost/metrics"])
+        #expect(metrics.stdout.contains("footstepd_mqtt_connected 0"))
+        try broker.start()
+        #expect(await waitUntil(10) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
+        try await Task.sleep(for: .milliseconds(500))
+        kill(pid, SIGKILL)
+        #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)
+
+        let last = try DaemonTestSupport.runFootstepd(common + ["--source", "demo:walking:seed=9,duration=20", "--speed", "10"])
+        #expect(last.status == 0, "\(last.standardError)")
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let stored = try database.sessions().flatMap { summary in
+            try DaemonTestSupport.events(database, session: summary.session.id!)
+        }.sorted { $0.id! < $1.id! }
+        let revisions = try database.revisions(ofEvents: stored.map { $0.id! })
+        #expect(stored.count > 10)
+        #expect(await waitUntil(20) { Self.ids(in: received, topic: "footstepd/t/event").count >= stored.count })
+        #expect(Self.ids(in: received, topic: "footstepd/t/event") == stored.map { $0.id! })
+        #expect(Self.ids(in: received, topic: "footstepd/t/revision") == revisions.map { $0.id! }.sorted())
+        #expect(try database.outboxHealth().depth == 0)
+        #expect(try database.diaryEntries().map(\.text) == ["stomping again"])
+        let lines = Self.lines(received)
+        // Home Assistant found the device, and the clean stop said offline.
+        #expect(lines.contains { $0.hasPrefix("homeassistant/binary_sensor/") && $0.contains("microphone_problem") })
+        #expect(lines.last { $0.hasPrefix("footstepd/t/availability ") } == "footstepd/t/availability offline")
+        #expect(lines.contains { $0.hasPrefix("footstepd/t/state ") && $0.contains("\"recording\":true") })
+    }
+
+    /// `mosquitto_sub` with a persistent session (`-c`) at QoS 1, writing `topic payload` lines to `output`.
+    static func subscribe(broker: MosquittoBroker, to filters: [String], output: String) throws -> pid_t {
+        try Subprocess.spawn(
+            subscriberPath,
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-i", "collector", "-c", "-q", "1", "-v"]
+                + filters.flatMap { ["-t", $0] }, output: output)
+    }
+
+    /// `GET /v1/status`.
+    static func status(_ socket: String) -> [String: Any]? {
+        guard let result = try? Subprocess.run("/usr/bin/curl", ["-sf", "--unix-socket", socket, "http://localhost/v1/status"])
+        else { return nil }
+        return try? JSONSerialization.jsonObject(with: result.output) as? [String: Any]
+    }
+
+    static func mqttStatus(_ socket: String) -> [String: Any]? { status(socket)?["mqtt"] as? [String: Any] }
+
+    /// `mosquitto_pub` at QoS 1.
+    static func publish(broker: MosquittoBroker, topic: String, message: String) throws {
+        let result = try Subprocess.run(
+            "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", message])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    static func lines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The ids of the messages on `topic`, in arrival order, each once.
+    static func ids(in path: String, topic: String) -> [Int64] {
+        var seen = Set<Int64>()
+        return lines(path).compactMap { line -> Int64? in
+            guard line.hasPrefix(topic + " "),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(topic.count + 1).utf8))
+                    as? [String: Any],
+                let id = (object["id"] as? NSNumber)?.int64Value, seen.insert(id).inserted
+            else { return nil }
+            return id
+        }
+    }
+}
