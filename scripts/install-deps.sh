@@ -7,5 +7,6 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends $(cat .ci/apt-packages.txt)
-# The evaluation's scorer tests (make test) and tools/eval need numpy and scipy.
-python3 -c "import numpy, scipy" 2>/dev/null || python3 -m pip install --quiet numpy scipy
+# The evaluation's scorer tests (make test) and tools/eval need numpy and scipy; the MQTT payload tests
+# validate against docs/mqtt/*.schema.json with jsonschema.
+python3 -c "import numpy, scipy, jsonschema" 2>/dev/null || python3 -m pip install --quiet numpy scipy jsonschema
