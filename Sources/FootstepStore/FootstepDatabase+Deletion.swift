@@ -58,6 +58,13 @@ extension FootstepDatabase {
                 tombstone.id = db.lastInsertedRowID
                 tombstones.append(tombstone)
             }
+            // Its revisions leave with its events: recorded, so that verification tells them from a removal.
+            try db.execute(
+                sql: """
+                    INSERT INTO removedRevision (revisionId, chainDeletionId)
+                    SELECT typeRevision.id, ? FROM typeRevision JOIN event ON event.id = typeRevision.eventId
+                    WHERE event.sessionId = ?
+                    """, arguments: [tombstones.last?.id, id])
             // Events first (event.audioFileId is ON DELETE RESTRICT), then the session row,
             // which cascades to sessionGap, audioFile, levelMinute and bout.
             try db.execute(sql: "DELETE FROM event WHERE sessionId = ?", arguments: [id])

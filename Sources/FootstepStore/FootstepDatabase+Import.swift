@@ -92,10 +92,13 @@ extension FootstepDatabase {
         }
         let bridges = try insertEvents(db, events, after: head, source: source, importedAt: importedAt)
         // After their events (foreign key); the event rows already name the latest.
+        let revisionHead = try lastRevisionId(db)
         for export in exports {
             for row in export.revisions { try insert(db, row) }
             otherRows += export.revisions.count
         }
+        // The ids between the revisions brought in belong to revisions of the database they came from.
+        try recordRevisionsElsewhere(db, after: revisionHead)
         return ImportSummary(
             sessionIds: exports.map(\.session.id), events: events.count, otherRows: otherRows, bridges: bridges)
     }

@@ -96,6 +96,25 @@ extension FootstepDatabase {
         }
     }
 
+    /// The revision head: the id of the last revision ever stored here (0 before v7 or before any).
+    static func lastRevisionId(_ db: Database) throws -> Int64 {
+        guard try db.tableExists("revisionHead") else { return 0 }
+        return try Int64.fetchOne(db, sql: "SELECT lastRevisionId FROM revisionHead WHERE id = 1") ?? 0
+    }
+
+    /// Records the revision ids above `after` and up to the head that are not stored (an import brought revisions
+    /// whose neighbours stayed in the database they were exported from) as removed, without a tombstone.
+    static func recordRevisionsElsewhere(_ db: Database, after: Int64) throws {
+        let head = try lastRevisionId(db)
+        guard head > after else { return }
+        try db.execute(
+            sql: """
+                WITH RECURSIVE ids(n) AS (SELECT ? UNION ALL SELECT n + 1 FROM ids WHERE n < ?)
+                INSERT OR IGNORE INTO removedRevision (revisionId, chainDeletionId)
+                SELECT n, NULL FROM ids WHERE n NOT IN (SELECT id FROM typeRevision)
+                """, arguments: [after + 1, head])
+    }
+
     /// Recomputes every revision's hash, checks that each follows its event or the
     /// revision before it, and that every revised event's current label is its latest revision's.
     public func verifyRevisions() throws(StoreError) -> RevisionChainReport {
@@ -155,6 +174,15 @@ extension FootstepDatabase {
             }
             // Revisions of events that are gone (only possible with foreign keys off).
             for orphans in byEvent.values { report.brokenLinkRevisionIds += orphans.compactMap(\.id) }
+            // Every id up to the head is stored, or was removed with a deleted session (v7 on).
+            if try db.tableExists("revisionHead") {
+                let head = try Self.lastRevisionId(db)
+                let removed = Set(try Int64.fetchAll(db, sql: "SELECT revisionId FROM removedRevision"))
+                let stored = Set(revisions.compactMap(\.id))
+                if head > 0 {
+                    report.missingRevisionIds = (1...head).filter { !stored.contains($0) && !removed.contains($0) }
+                }
+            }
             report.alteredRevisionIds.sort()
             report.brokenLinkRevisionIds.sort()
             return report

@@ -10,6 +10,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v4", migrate: createV4MarkClips)
         migrator.registerMigration("v5", migrate: createV5KindRevisions)
         migrator.registerMigration("v6", migrate: createV6Outbox)
+        migrator.registerMigration("v7", migrate: createV7RevisionHead)
         return migrator
     }
 
@@ -273,5 +274,38 @@ extension FootstepDatabase {
                     END
                     """)
         }
+    }
+
+    /// v7: the label revisions' head, like the event chain's and the diary's: `revisionHead` holds the id of
+    /// the last revision ever stored (a trigger moves it), and `removedRevision` every revision id that left the
+    /// store with a deleted session (its tombstone's id), so that ``FootstepDatabase/verifyRevisions()`` names a
+    /// revision removed any other way. Revisions already missing when it runs (deleted with a session before
+    /// v7) are recorded as removed without a tombstone.
+    private static func createV7RevisionHead(_ db: Database) throws {
+        try db.create(table: "revisionHead") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("lastRevisionId", .integer).notNull()
+        }
+        try db.create(table: "removedRevision") { t in
+            t.primaryKey("revisionId", .integer)
+            t.column("chainDeletionId", .integer)
+        }
+        let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM typeRevision") ?? 0
+        try db.execute(sql: "INSERT INTO revisionHead (id, lastRevisionId) VALUES (1, ?)", arguments: [last])
+        if last > 0 {
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE ids(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM ids WHERE n < ?)
+                    INSERT INTO removedRevision (revisionId, chainDeletionId)
+                    SELECT n, NULL FROM ids WHERE n NOT IN (SELECT id FROM typeRevision)
+                    """, arguments: [last])
+        }
+        try db.execute(
+            sql: """
+                CREATE TRIGGER revisionHead_follows AFTER INSERT ON typeRevision
+                BEGIN
+                    UPDATE revisionHead SET lastRevisionId = MAX(lastRevisionId, NEW.id) WHERE id = 1;
+                END
+                """)
     }
 }

@@ -45,6 +45,7 @@ struct VerifyJSON: Encodable {
         var alteredRevisionIds: [Int64]
         var brokenLinkRevisionIds: [Int64]
         var mismatchedEventIds: [Int64]
+        var missingRevisionIds: [Int64]
     }
 
     struct Files: Encodable {
@@ -94,7 +95,7 @@ struct VerifyJSON: Encodable {
             Revisions(
                 checkedRevisions: $0.checkedRevisions, revisedEvents: $0.revisedEvents,
                 alteredRevisionIds: $0.alteredRevisionIds, brokenLinkRevisionIds: $0.brokenLinkRevisionIds,
-                mismatchedEventIds: $0.mismatchedEventIds)
+                mismatchedEventIds: $0.mismatchedEventIds, missingRevisionIds: $0.missingRevisionIds)
         }
         files = Files(
             checked: report.checkedFiles, bytes: report.checkedBytes,

@@ -176,6 +176,34 @@ struct RevisionTests {
         }
     }
 
+    /// The attack of issue 69: an event's only revision deleted and its revised columns cleared, so that the
+    /// `other` it was revised to reads as a footstep again. Every link that remains is sound; the revision head
+    /// (the last revision ever stored) names the one that is gone.
+    @Test func aRevisionRemovedWithItsTracesIsNamedByTheHead() throws {
+        try withTemporaryDirectory { dir in
+            let (store, session, events) = try Self.store(in: dir)
+            let path = dir + "/footstepd.db"
+            let stored = try store.reviseTypes(
+                [
+                    NewTypeRevision(frameOffset: events[0].frameOffset, kind: .other, type: .unknown, confidence: 0.8),
+                    NewTypeRevision(frameOffset: events[4].frameOffset, type: .running, confidence: 0.7),
+                ], sessionId: session, reason: "bout typer")
+            #expect(try store.verifyRevisions().isIntact)
+            try tamper(path, "DELETE FROM typeRevision WHERE id = ?", [stored[0].id!])
+            try tamper(
+                path,
+                "UPDATE event SET revisedKind = NULL, revisedType = NULL, revisedConfidence = NULL, revisionHash = NULL WHERE id = ?",
+                [events[0].id!])
+            let report = try store.verifyRevisions()
+            #expect(report.alteredRevisionIds.isEmpty && report.brokenLinkRevisionIds.isEmpty)
+            #expect(report.mismatchedEventIds.isEmpty)
+            #expect(report.missingRevisionIds == [stored[0].id!])
+            #expect(!report.isIntact)
+            #expect(report.description.contains("revision \(stored[0].id!) missing"))
+            #expect(try store.verifyEvidence().isIntact == false)
+        }
+    }
+
     @Test func aBadConfidenceIsRefusedAndDeletingTheSessionTakesTheRevisions() throws {
         try withTemporaryDirectory { dir in
             let (store, session, events) = try Self.store(in: dir)
