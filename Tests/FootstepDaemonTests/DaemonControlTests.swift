@@ -79,8 +79,14 @@ struct DaemonControlTests {
         #expect(session.status == .completed)
         let files = try database.audioFiles(session: session.id!)
         #expect(files.count == 2)
-        // Frames read while paused are not recorded.
-        #expect(files.map(\.frames).reduce(0, +) < 6 * 16000)
+        // Frames read while paused are not recorded, and the pause is stored as a gap of their length, so
+        // that a report's coverage neither counts it as recorded nor hides it.
+        let written = files.map(\.frames).reduce(0, +)
+        #expect(written < 6 * 16000)
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.map(\.reason) == ["recording paused"])
+        let paused = Double(6 * 16000 - written) / 16000
+        #expect(abs((gaps.first?.seconds ?? 0) - paused) < 0.3, "gap \(gaps.first?.seconds ?? 0) s, paused \(paused) s")
     }
 
     @Test func commandsReplyWithWhatHappened() async throws {

@@ -37,6 +37,10 @@ enum CaptureReport: Sendable {
     case audioSuspended(at: Date)
     /// Audio is written again from `at`.
     case audioUnsuspended(at: Date)
+    /// Paused (`footstepctl pause`): from `at` on, frames are read and dropped, neither analysed nor written.
+    case paused(at: Date)
+    /// Analysed and written again from `at`.
+    case resumed(at: Date)
     /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
     case overrun(droppedPeriods: Int, xruns: Int)
     /// Samples that were not numbers or beyond ±`SampleSanity.limit` were

@@ -192,6 +192,7 @@ final class CaptureWorker: @unchecked Sendable {
         var streamFrame: Int64 = 0
         // Frames read while paused: in the session clock, not in the pipeline's.
         var skipped: Int64 = 0
+        var skipping = false
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
         // Events and revisions wake the service at once (live subscribers wait for them).
@@ -250,7 +251,14 @@ final class CaptureWorker: @unchecked Sendable {
             if count == 0 { break }
             frames.add(Int64(count), ordering: .relaxed)
             health.check(source, post: post)
-            if pauseRequested.load(ordering: .acquiring) {
+            let pausing = pauseRequested.load(ordering: .acquiring)
+            if pausing != skipping {
+                // Where the pause begins or ends on the recording's clock: the service stores it as a gap.
+                skipping = pausing
+                let at = writer.time(ofFrame: pipeline.framesProcessed + skipped)
+                post(pausing ? .paused(at: at) : .resumed(at: at))
+            }
+            if pausing {
                 // The clock runs on (the frames were captured); the file ends and
                 // a new one starts on resume.
                 writer.skip(frames: count)

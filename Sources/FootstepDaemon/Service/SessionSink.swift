@@ -21,6 +21,9 @@ import Logging
 ///
 /// - Note: Used by the service's task only.
 struct SessionSink {
+    /// The reason of a gap that is a pause.
+    static let pausedReason = "recording paused"
+
     /// Where live values go.
     struct Feeds {
         var levels: LiveBroadcast<LiveLevelReading>
@@ -149,6 +152,12 @@ struct SessionSink {
                 audioFiles.audioStopped()
                 beginAudioGap(at: at, reason: "audio not written: free disk space below the reserve")
             case let .audioUnsuspended(at):
+                endAudioGap(at: at)
+            case let .paused(at):
+                // A paused stretch is not recorded: a gap, so that coverage neither counts nor hides it.
+                endAudioGap(at: at)
+                beginAudioGap(at: at, reason: Self.pausedReason)
+            case let .resumed(at):
                 endAudioGap(at: at)
             case let .overrun(droppedPeriods, xruns):
                 // The capture thread reports changes of the counters at most every 10 s.
