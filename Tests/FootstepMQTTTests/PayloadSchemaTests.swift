@@ -18,25 +18,14 @@ struct PayloadSchemaTests {
     static let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/mqtt").path
 
-    static let validator = """
-        import json, pathlib, sys
-        import jsonschema
-        schemas, payloads = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-        problems = 0
-        for path in sorted(payloads.glob("*.json")):
-            schema = json.loads((schemas / (path.name.split("-")[0] + ".schema.json")).read_text())
-            jsonschema.Draft202012Validator.check_schema(schema)
-            for error in jsonschema.Draft202012Validator(schema).iter_errors(json.loads(path.read_text())):
-                print(f"{path.name}: {error.message}")
-                problems += 1
-        sys.exit(1 if problems else 0)
-        """
+    static let validator = URL(fileURLWithPath: schemas).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/check-json-schemas.py").path
 
     /// The test's own environment: python3 may live outside the plain PATH (pyenv).
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     static func validate(_ directory: String) throws -> Subprocess.Result {
-        try Subprocess.run("/usr/bin/env", ["python3", "-c", validator, schemas, directory], environment: environment)
+        try Subprocess.run("/usr/bin/env", ["python3", validator, schemas, directory], environment: environment)
     }
 
     @Test func everyTopicsPayloadMatchesItsSchema() throws {
