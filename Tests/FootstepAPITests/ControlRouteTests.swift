@@ -196,6 +196,11 @@ struct ControlRouteTests {
         #expect(try daemon.database.events(EventFilter(sessionId: first)).items.isEmpty)
         #expect(try await daemon.curl("GET", "/v1/sessions/\(first)").status == 404)
         #expect(try daemon.database.verifyChain().isIntact)
+        // Today's counts lose the deleted session's events (they counted them before).
+        let status = try await daemon.curl("GET", "/v1/status").decode(StatusResponse.self)
+        let today = Calendar.current.startOfDay(for: Date())
+        let stored = try daemon.database.eventCountsByType(from: today, to: today.addingTimeInterval(86_400))
+        #expect(status.eventsToday.filter { $0.key != "other" }.values.reduce(0, +) == stored.values.reduce(0, +))
         try await daemon.stop()
     }
 

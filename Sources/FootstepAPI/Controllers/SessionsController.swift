@@ -38,7 +38,7 @@ struct SessionsController {
             },
             Route(.delete, "/v1/sessions/{id}", .admin) { _, context in
                 let id = try rowID(context)
-                let deletion = try await backend.write { try $0.deleteSession(id, reason: "deleted through the control socket") }
+                let deletion = try await backend.deleteSession(id, reason: "deleted through the control socket")
                 var removed = 0
                 for path in deletion.allPaths {
                     do {

@@ -41,6 +41,10 @@ public protocol ControlBackend: Sendable {
     /// Throws ``APIError`` (503) while the store is not open.
     func write<Result: Sendable>(_ body: @escaping @Sendable (FootstepDatabase) throws -> Result) async throws -> Result
 
+    /// Deletes a closed session (``FootstepDatabase/deleteSession(_:reason:at:)``) where the daemon writes, and
+    /// brings what the status counts (today's events) in line with the store.
+    func deleteSession(_ id: Int64, reason: String) async throws -> SessionDeletion
+
     /// Applies a calibration offset (already stored) to the levels from now on.
     func applyCalibration(offsetDB: Double) async throws
 
@@ -62,5 +66,12 @@ public struct ClipFile: Sendable, Equatable {
         self.data = data
         self.contentType = contentType
         self.fileName = fileName
+    }
+}
+
+extension ControlBackend {
+    /// The deletion alone, for a backend whose status counts nothing.
+    public func deleteSession(_ id: Int64, reason: String) async throws -> SessionDeletion {
+        try await write { try $0.deleteSession(id, reason: reason) }
     }
 }

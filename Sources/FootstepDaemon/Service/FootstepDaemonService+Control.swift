@@ -80,6 +80,12 @@ public struct DaemonControlBackend: ControlBackend {
         }
     }
 
+    public func deleteSession(_ id: Int64, reason: String) async throws -> SessionDeletion {
+        let deletion = try await write { try $0.deleteSession(id, reason: reason) }
+        daemon.recountToday()
+        return deletion
+    }
+
     // MARK: Configuration and calibration
 
     public func reloadConfiguration() async throws -> ActionResponse {

@@ -1,5 +1,6 @@
 import FootstepClassifier
 import FootstepConfiguration
+import FootstepCore
 import FootstepStore
 import Foundation
 import Glibc
@@ -37,6 +38,17 @@ extension FootstepDaemonService {
     /// reset anyway. Pages beyond the budget are read again from the kernel's
     /// page cache.
     static let storePageCacheKiB = 512
+
+    /// Counts today's events again from the store (after a deletion took some of them away).
+    func recountToday() {
+        guard let database, let from = status.eventsTodayFrom else { return }
+        let to = WallClockZone.local.startOfNextDay(after: from)
+        let counts = Housekeeping.eventCounts(database, from: from, to: to, logger: logger)
+        update { status in
+            // Unless midnight moved the day meanwhile.
+            if status.eventsTodayFrom == from { status.eventsToday = counts }
+        }
+    }
 
     /// The classifier model: `detection.model_path`, or the built-in one.
     func loadModel(_ configuration: DaemonConfiguration) throws -> FootstepModel {

@@ -74,19 +74,25 @@ struct Housekeeping {
     private mutating func startDay(at now: Date, status: SessionSink.StatusUpdate) {
         let start = WallClockZone.local.startOfDay(containing: now)
         dayEnd = WallClockZone.local.startOfNextDay(after: now)
-        var counts: [String: Int] = [:]
-        do {
-            for (type, count) in try database.eventCountsByType(from: start, to: dayEnd, kind: .footstep) {
-                counts[type.rawValue] = count
-            }
-            let others = try database.eventCountsByType(from: start, to: dayEnd, kind: .other).values.reduce(0, +)
-            if others > 0 { counts[EventKind.other.rawValue] = others }
-        } catch {
-            logger.error("cannot count today's events: \(error)")
-        }
+        let counts = Self.eventCounts(database, from: start, to: dayEnd, logger: logger)
         status {
             $0.eventsToday = counts
             $0.eventsTodayFrom = start
         }
+    }
+
+    /// The stored events of `[from, to)`: footsteps by type, and `other` (when any).
+    static func eventCounts(_ database: FootstepDatabase, from: Date, to: Date, logger: Logger) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        do {
+            for (type, count) in try database.eventCountsByType(from: from, to: to, kind: .footstep) {
+                counts[type.rawValue] = count
+            }
+            let others = try database.eventCountsByType(from: from, to: to, kind: .other).values.reduce(0, +)
+            if others > 0 { counts[EventKind.other.rawValue] = others }
+        } catch {
+            logger.error("cannot count today's events: \(error)")
+        }
+        return counts
     }
 }
