@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "footstepctl", targets: ["footstepctl"]),
         .executable(name: "footstepd", targets: ["footstepd"]),
+        .executable(name: "footstep-collector", targets: ["footstep-collector"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,6 +23,7 @@ let package = Package(
         // Imported by FootstepAPI's server beside Hummingbird (which depends on them too).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries (Debian -dev packages; see .ci/run).
@@ -98,6 +100,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The fleet collector: sensors' MQTT messages into PostgreSQL, each sensor's chain verified.
+        .target(
+            name: "FootstepCollector",
+            dependencies: [
+                "FootstepMQTT",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // footstepd.toml: the configuration's keys, defaults and ranges, its parser and renderer.
         .target(
             name: "FootstepConfiguration",
@@ -140,6 +151,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "footstep-collector",
+            dependencies: [
+                "FootstepCollector", "FootstepCore", "FootstepMQTT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Writes the classifier's training and validation feature tables (tools/train_classifier.py).
         .executableTarget(
             name: "footstep-dataset",
@@ -172,7 +193,8 @@ let package = Package(
         .testTarget(
             name: "FootstepMQTTTests",
             dependencies: [
-                "FootstepCore", "FootstepMQTT", "FootstepStore", "FootstepTesting",
+                "FootstepCollector", "FootstepCore", "FootstepMQTT", "FootstepStore", "FootstepTesting",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

@@ -27,6 +27,11 @@ dest() { echo "$DESTDIR$1"; }
 install -d -m 0755 "$(dest "$PREFIX/bin")"
 install -m 0755 "$bin/footstepd" "$bin/footstepctl" "$(dest "$PREFIX/bin")/"
 say "$PREFIX/bin/footstepd, $PREFIX/bin/footstepctl"
+# The fleet collector (docs/fleet.md), when it was built.
+if [ -x "$bin/footstep-collector" ]; then
+  install -m 0755 "$bin/footstep-collector" "$(dest "$PREFIX/bin")/"
+  say "$PREFIX/bin/footstep-collector"
+fi
 
 # The model: the binaries look in ../share/footstepd beside themselves (FootstepModel.shippedLocations),
 # so the installed daemon never depends on the build tree.

@@ -19,7 +19,7 @@ if [ -z "$DESTDIR" ] && [ -d /run/systemd/system ]; then
   systemctl disable --now "${units[@]}" 2>/dev/null || true
 fi
 
-rm -f "$(dest "$PREFIX/bin")/footstepd" "$(dest "$PREFIX/bin")/footstepctl"
+rm -f "$(dest "$PREFIX/bin")/footstepd" "$(dest "$PREFIX/bin")/footstepctl" "$(dest "$PREFIX/bin")/footstep-collector"
 for unit in "${units[@]}"; do rm -f "$(dest "$PREFIX/lib/systemd/system")/$unit"; done
 rm -f "$(dest "$PREFIX/lib/sysusers.d")/footstepd.conf" "$(dest "$PREFIX/lib/tmpfiles.d")/footstepd.conf"
 rm -rf "$(dest "$PREFIX/share/doc/footstepd")"

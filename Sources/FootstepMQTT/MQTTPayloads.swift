@@ -3,87 +3,88 @@ import FootstepStore
 import Foundation
 
 /// The JSON of each topic (`docs/mqtt.md` documents them, `docs/mqtt/*.schema.json` are their schemas): keys in
-/// snake_case, times in ISO 8601 UTC with milliseconds, levels in dB.
+/// snake_case, times in ISO 8601 UTC with milliseconds, levels in dB. footstepd encodes them
+/// (``message(for:)``); the fleet collector decodes them (``decode(_:from:)``).
 public enum MQTTPayloads {
     /// A stored event as the chain hashed it (a later revision is its own message).
-    struct Event: Encodable {
-        var id: Int64
-        var session: Int64
-        var time: Date
-        var duration: Double
-        var kind: String
-        var type: String
-        var confidence: Double
-        var intensity: String
-        var lafmax: Double
-        var lcfmax: Double?
-        var peak_dbfs: Double
-        var sel: Double
-        var hash: String
-        var previous_hash: String
+    public struct Event: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var session: Int64
+        public var time: Date
+        public var duration: Double
+        public var kind: String
+        public var type: String
+        public var confidence: Double
+        public var intensity: String
+        public var lafmax: Double
+        public var lcfmax: Double?
+        public var peak_dbfs: Double
+        public var sel: Double
+        public var hash: String
+        public var previous_hash: String
     }
 
-    struct Revision: Encodable {
-        var id: Int64
-        var event: Int64
-        var session: Int64?
-        var time: Date
-        var previous_kind: String
-        var previous_type: String
-        var kind: String
-        var type: String
-        var confidence: Double
-        var reason: String
-        var hash: String
-        var previous_hash: String
+    public struct Revision: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var event: Int64
+        public var session: Int64?
+        public var time: Date
+        public var previous_kind: String
+        public var previous_type: String
+        public var kind: String
+        public var type: String
+        public var confidence: Double
+        public var reason: String
+        public var hash: String
+        public var previous_hash: String
     }
 
     /// A deletion recorded in the chain (its tombstone): the events it removed, so that a collector tells a
     /// deletion from a lost event.
-    struct Deletion: Encodable {
-        var id: Int64
-        var time: Date
-        var session: Int64
-        var session_title: String
-        var first_event: Int64
-        var last_event: Int64
-        var events: Int
-        var previous_hash: String
-        var last_hash: String
-        var reason: String
+    public struct Deletion: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var time: Date
+        public var session: Int64
+        public var session_title: String
+        public var first_event: Int64
+        public var last_event: Int64
+        public var events: Int
+        public var previous_hash: String
+        public var last_hash: String
+        public var reason: String
     }
 
-    struct Session: Encodable {
-        var id: Int64
-        var status: String
-        var started_at: Date
-        var ended_at: Date?
-        var title: String
-        var device: String
-        var sample_rate: Int
-        var channels: Int
+    public struct Session: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var status: String
+        public var started_at: Date
+        public var ended_at: Date?
+        public var title: String
+        public var device: String
+        public var sample_rate: Int
+        public var channels: Int
     }
 
-    struct Gap: Encodable {
-        var id: Int64
-        var session: Int64
-        var started_at: Date
-        var ended_at: Date
-        var seconds: Double
-        var reason: String
+    public struct Gap: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var session: Int64
+        public var started_at: Date
+        public var ended_at: Date
+        public var seconds: Double
+        public var reason: String
     }
 
-    struct Levels: Encodable {
-        var id: Int64
-        var session: Int64
-        var started_at: Date
-        var seconds: Double
-        var laeq: Double
-        var lceq: Double
-        var lafmax: Double
-        var lafmin: Double
-        var la10: Double
-        var la90: Double
+    public struct Levels: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var session: Int64
+        public var started_at: Date
+        public var seconds: Double
+        public var laeq: Double
+        public var lceq: Double
+        public var lafmax: Double
+        public var lafmin: Double
+        public var la10: Double
+        public var la90: Double
     }
 
     /// The topic (under the prefix) and payload of an outbox row; nil for a record deleted since it was queued.
@@ -139,8 +140,23 @@ public enum MQTTPayloads {
         return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 
+    /// A payload of `type`, its times read as ``encode(_:)`` writes them.
+    public static func decode<T: Decodable>(_ type: T.Type, from payload: [UInt8]) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard text.hasSuffix("Z"), let date = StoredDate.date(String(text.dropLast()).replacingOccurrences(of: "T", with: " "))
+            else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 UTC time"))
+            }
+            return date
+        }
+        return try decoder.decode(type, from: Data(payload))
+    }
+
     /// `2026-12-07T05:12:33.123Z`.
-    static func isoTime(_ date: Date) -> String {
+    public static func isoTime(_ date: Date) -> String {
         let text = StoredDate.text(date)  // yyyy-MM-dd HH:mm:ss.SSS, UTC
         return text.replacingOccurrences(of: " ", with: "T") + "Z"
     }

@@ -100,7 +100,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// A TCP port nobody listens on now (the kernel's pick for port 0).
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -24,6 +24,7 @@ struct SystemdUnitTests {
             var text = try String(contentsOf: repository.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
             text = text.replacingOccurrences(of: "/usr/local/bin/footstepd", with: "/bin/true")
                 .replacingOccurrences(of: "/usr/local/bin/footstepctl", with: "/bin/true")
+                .replacingOccurrences(of: "/usr/local/bin/footstep-collector", with: "/bin/true")
             let path = directory.appending(unit)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             paths.append(path)
@@ -68,6 +69,7 @@ struct SystemdUnitTests {
         for path in [
             "usr/bin/footstepd", "usr/bin/footstepctl", "usr/lib/systemd/system/footstepd.service",
             "usr/lib/sysusers.d/footstepd.conf", "usr/lib/tmpfiles.d/footstepd.conf", "etc/footstepd/footstepd.toml",
+            "usr/lib/systemd/system/footstep-collector.service",
             "usr/share/doc/footstepd/README.md",
         ] {
             #expect(FileManager.default.fileExists(atPath: "\(root)/\(path)"), "\(path) not installed")
@@ -128,10 +130,11 @@ struct SystemdUnitTests {
         #expect(missing.output.contains("detection.model_path") && missing.output.contains("not installed"))
     }
 
-    @Test func theServiceExposureIsAtMost2Point5() throws {
+    @Test(arguments: ["footstepd.service", "footstep-collector.service"])
+    func theServiceExposureIsAtMost2Point5(_ unit: String) throws {
         let directory = try TemporaryDirectory()
         _ = try Self.staged(in: directory)
-        let result = try Self.run(["systemd-analyze", "security", "--offline=true", directory.appending("footstepd.service")])
+        let result = try Self.run(["systemd-analyze", "security", "--offline=true", directory.appending(unit)])
         let line = result.output.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
         let score = line.split(separator: " ").compactMap { Double($0) }.first
         #expect(score != nil, "no exposure line in: \(result.output)")

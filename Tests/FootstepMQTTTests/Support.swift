@@ -38,12 +38,13 @@ final class RunningPublisher: Sendable {
     let task: Task<Void, Never>
 
     init(
-        store: FootstepDatabase, url: String, username: String? = nil, password: String? = nil, caFile: String? = nil
+        store: FootstepDatabase, url: String, username: String? = nil, password: String? = nil, caFile: String? = nil,
+        prefix: String = "footstepd/test"
     ) throws {
-        let topics = MQTTTopics(prefix: "footstepd/test")
+        let topics = MQTTTopics(prefix: prefix)
         let client = try MQTTClient(
             options: MQTTClientOptions(
-                broker: MQTTBroker(url: url)!, clientId: "footstepd-test", username: username, password: password,
+                broker: MQTTBroker(url: url)!, clientId: "footstepd-\(prefix)", username: username, password: password,
                 caFile: caFile,
                 will: MQTTMessage(topic: topics.availability, text: "offline", retain: true),
                 maximumRetryDelay: .milliseconds(500)))
