@@ -146,4 +146,32 @@ struct CollectorTests {
         for publisher in publishers { await publisher.stop() }
         await collector.stop()
     }
+
+    /// 50 sensors into one broker and one database: every event arrives once and every chain verifies. The
+    /// rate is printed (a figure for docs/fleet.md), not asserted.
+    @Test func fiftySensorsArriveOnceAndEveryChainVerifies() async throws {
+        let broker = try MosquittoBroker(persistence: true)
+        try broker.start()
+        let database = try PostgresServer()
+        try database.start()
+        let collector = try await RunningCollector(broker: broker, database: database)
+        #expect(await waitUntil(10) { (try? database.psql("SELECT count(*) FROM sensor")) == "0" })
+        try await Task.sleep(for: .milliseconds(1500))
+        let sensors = try (1...50).map { try Sensor("flat-\($0)") }
+        let perSensor = 20
+        for sensor in sensors { try storeSteps(sensor.store, session: sensor.session, first: 0, count: perSensor) }
+        let started = ContinuousClock.now
+        let publishers = try sensors.map { try $0.publisher(broker) }
+        let total = sensors.count * perSensor
+        #expect(await waitUntil(60) { (try? database.psql("SELECT count(*) FROM event")) == "\(total)" })
+        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
+        print("fleet: \(total) events of \(sensors.count) sensors collected in \(String(format: "%.1f", seconds)) s")
+        #expect(try database.psql("SELECT count(DISTINCT (sensor, id)) FROM event") == "\(total)")
+        let status = try await Self.status(database)
+        #expect(status.count == 50)
+        #expect(status.allSatisfy { $0.chainBreaks == 0 && $0.chainVerifiedFrom == 1 && $0.chainVerifiedTo == Int64(perSensor) })
+        for publisher in publishers { await publisher.stop() }
+        await collector.stop()
+    }
 }
