@@ -107,6 +107,7 @@ let package = Package(
                 "FootstepMQTT",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // footstepd.toml: the configuration's keys, defaults and ranges, its parser and renderer.

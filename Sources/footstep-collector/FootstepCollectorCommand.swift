@@ -80,6 +80,10 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
 
         @OptionGroup var database: DatabaseOption
         @Flag(name: .long, help: "JSON instead of a table.") var json = false
+        @Flag(
+            name: .long,
+            help: "Prometheus' text format instead of a table (for node_exporter's textfile collector).")
+        var prometheus = false
 
         func run() async throws {
             var logger = Logger(label: "footstep-collector")
@@ -91,6 +95,10 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
                 let sensors = try await store.status()
                 group.cancelAll()
                 return sensors
+            }
+            if prometheus {
+                print(SensorMetrics.render(sensors), terminator: "")
+                return
             }
             if json {
                 let encoder = JSONEncoder()

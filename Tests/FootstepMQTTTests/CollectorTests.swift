@@ -140,6 +140,9 @@ struct CollectorTests {
         #expect(printed.stdout.contains("\"chain_breaks\" : 1") && printed.stdout.contains("\"name\" : \"flat-3\""))
         let table = try BuiltProduct.run("footstep-collector", ["status", "--database", database.url])
         #expect(table.stdout.contains("flat-3") && table.stdout.contains("1 BREAK"))
+        let metrics = try BuiltProduct.run("footstep-collector", ["status", "--database", database.url, "--prometheus"])
+        #expect(metrics.stdout.contains(#"footstep_collector_sensor_chain_breaks{sensor="flat-3"} 1"#), "\(metrics.stdout)")
+        #expect(metrics.stdout.contains(#"footstep_collector_sensor_online{sensor="flat-1"} 0"#))
         let wrong = try BuiltProduct.run("footstep-collector", ["status", "--database", "mysql://x"])
         #expect(wrong.status != 0 && wrong.stderr.contains("postgres://user[:password]@host[:port]/database"))
 
