@@ -185,22 +185,29 @@ public final class OutboxPublisher: Sendable {
                 if connected { publishState() }
             case let .finish(deadline):
                 finishing = deadline
-                let timer = Task { [input = publisher.input] in
-                    try? await Task.sleep(until: deadline)
-                    input.yield(.deadline)
-                }
-                _ = timer
+                wake(at: deadline)
                 if !connected { return true }
                 send()
             case .deadline:
-                guard offlineMessage == nil else { return true }
+                // Out of time: say offline now, and give its acknowledgement a second at most.
+                if offlineMessage != nil { return true }
                 goOffline()
+                if offlineMessage == nil || offlineMessage == -1 { return true }
+                wake(at: .now + .seconds(1))
             }
             updateHealth()
             if finishing != nil, connected, offlineMessage == nil, window.inFlight.isEmpty, outboxIsEmpty {
                 goOffline()
             }
             return false
+        }
+
+        /// Sends ``Input/deadline`` at `instant`.
+        private func wake(at instant: ContinuousClock.Instant) {
+            Task { [input = publisher.input] in
+                try? await Task.sleep(until: instant)
+                input.yield(.deadline)
+            }
         }
 
         /// `online`, the state and the discovery configs (all retained).
