@@ -18,7 +18,28 @@ public struct Collector: Sendable {
         self.logger = logger
     }
 
-    /// Runs until cancelled: connects (and reconnects), subscribes, stores.
+    /// Runs the database client, creates the missing tables, then collects until cancelled. On cancellation the
+    /// collector stops first (the message in hand is stored whole), then the database client.
+    ///
+    /// - Throws: When the tables cannot be created (the database is unreachable or refuses): nothing is collected.
+    public func runWithDatabase() async throws {
+        // Unstructured, so that cancelling this task does not stop the database under a message being stored.
+        let database = Task { await store.client.run() }
+        let collecting = Task {
+            try await store.migrate()
+            await run()
+        }
+        let result = await withTaskCancellationHandler {
+            await collecting.result
+        } onCancel: {
+            collecting.cancel()
+        }
+        database.cancel()
+        await database.value
+        try result.get()
+    }
+
+    /// Collects until cancelled: connects (and reconnects), subscribes, stores. The database client must run.
     public func run() async {
         client.start()
         await withTaskCancellationHandler {
@@ -36,7 +57,10 @@ public struct Collector: Sendable {
                 case let .received(message):
                     guard let message = FleetMessage(message, prefix: prefix) else { continue }
                     do {
-                        for alert in try await store.ingest(message) { logger.critical("\(alert)") }
+                        // Whole even when the collector is stopped meanwhile: libmosquitto has acknowledged it.
+                        let store = store
+                        let alerts = try await Task { try await store.ingest(message) }.value
+                        for alert in alerts { logger.critical("\(alert)") }
                     } catch {
                         logger.error("sensor \(message.sensor): \(message.topic) not stored: \(error)")
                     }

@@ -1,5 +1,6 @@
 import FootstepMQTT
 import Foundation
+import Logging
 import PostgresNIO
 
 /// A message of one sensor: `<prefix>/<sensor>/<topic>`.
@@ -21,13 +22,25 @@ public struct FleetMessage: Sendable, Equatable {
 }
 
 extension FleetStore {
-    /// Stores a message and verifies the sensor's chain with each event.
+    /// Stores a message, in one transaction, and verifies the sensor's chain with each event.
     ///
     /// - Returns: What an operator must hear about (a chain break), for the journal.
     @discardableResult
     public func ingest(_ message: FleetMessage, at now: Date = Date()) async throws -> [String] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await Ingest(connection: connection, logger: logger).store(message, at: now)
+        }
+    }
+}
+
+/// One message's statements, on the connection of its transaction.
+private struct Ingest {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func store(_ message: FleetMessage, at now: Date) async throws -> [String] {
         let sensor = message.sensor
-        try await client.query(
+        try await connection.query(
             """
             INSERT INTO sensor (name, first_seen, last_seen) VALUES (\(sensor), \(now), \(now))
             ON CONFLICT (name) DO UPDATE SET last_seen = EXCLUDED.last_seen
@@ -35,14 +48,14 @@ extension FleetStore {
         let text = String(decoding: message.payload, as: UTF8.self)
         switch message.topic {
         case "availability":
-            try await client.query("UPDATE sensor SET availability = \(text) WHERE name = \(sensor)", logger: logger)
+            try await connection.query("UPDATE sensor SET availability = \(text) WHERE name = \(sensor)", logger: logger)
         case "state":
-            try await client.query("UPDATE sensor SET state = \(text)::jsonb WHERE name = \(sensor)", logger: logger)
+            try await connection.query("UPDATE sensor SET state = \(text)::jsonb WHERE name = \(sensor)", logger: logger)
         case "event":
             return try await ingestEvent(MQTTPayloads.decode(MQTTPayloads.Event.self, from: message.payload), sensor, text, now)
         case "revision":
             let r = try MQTTPayloads.decode(MQTTPayloads.Revision.self, from: message.payload)
-            try await client.query(
+            try await connection.query(
                 """
                 INSERT INTO revision (sensor, id, event, time, kind, type, confidence, hash, payload)
                 VALUES (\(sensor), \(r.id), \(r.event), \(r.time), \(r.kind), \(r.type), \(r.confidence), \(r.hash),
@@ -51,7 +64,7 @@ extension FleetStore {
                 """, logger: logger)
         case "deletion":
             let d = try MQTTPayloads.decode(MQTTPayloads.Deletion.self, from: message.payload)
-            try await client.query(
+            try await connection.query(
                 """
                 INSERT INTO deletion (sensor, id, time, first_event, last_event, events, previous_hash, last_hash,
                                       reason, payload)
@@ -60,12 +73,12 @@ extension FleetStore {
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
             // The events it removed stay here, marked; a break it explains is resolved.
-            try await client.query(
+            try await connection.query(
                 """
                 UPDATE event SET deleted_by = \(d.id)
                 WHERE sensor = \(sensor) AND id BETWEEN \(d.first_event) AND \(d.last_event) AND deleted_by IS NULL
                 """, logger: logger)
-            try await client.query(
+            try await connection.query(
                 """
                 UPDATE chain_break SET resolved_by = \(d.id)
                 WHERE sensor = \(sensor) AND expected_hash = \(d.previous_hash) AND found_hash = \(d.last_hash)
@@ -73,7 +86,7 @@ extension FleetStore {
                 """, logger: logger)
         case "session":
             let s = try MQTTPayloads.decode(MQTTPayloads.Session.self, from: message.payload)
-            try await client.query(
+            try await connection.query(
                 """
                 INSERT INTO session (sensor, id, status, started_at, ended_at, payload)
                 VALUES (\(sensor), \(s.id), \(s.status), \(s.started_at), \(s.ended_at), \(text)::jsonb)
@@ -82,7 +95,7 @@ extension FleetStore {
                 """, logger: logger)
         case "gap":
             let g = try MQTTPayloads.decode(MQTTPayloads.Gap.self, from: message.payload)
-            try await client.query(
+            try await connection.query(
                 """
                 INSERT INTO gap (sensor, id, session, started_at, ended_at, reason)
                 VALUES (\(sensor), \(g.id), \(g.session), \(g.started_at), \(g.ended_at), \(g.reason))
@@ -90,7 +103,7 @@ extension FleetStore {
                 """, logger: logger)
         case "levels":
             let l = try MQTTPayloads.decode(MQTTPayloads.Levels.self, from: message.payload)
-            try await client.query(
+            try await connection.query(
                 """
                 INSERT INTO level_minute (sensor, id, session, started_at, seconds, laeq, lafmax, la90)
                 VALUES (\(sensor), \(l.id), \(l.session), \(l.started_at), \(l.seconds), \(l.laeq), \(l.lafmax), \(l.la90))
@@ -105,8 +118,8 @@ extension FleetStore {
     private func ingestEvent(_ e: MQTTPayloads.Event, _ sensor: String, _ text: String, _ now: Date) async throws
         -> [String]
     {
-        _ = try await ensurePartition(for: e.time)
-        try await client.query(
+        try await connection.query(PostgresQuery(unsafeSQL: FleetStore.partitionStatement(for: e.time)), logger: logger)
+        try await connection.query(
             """
             INSERT INTO event (sensor, id, session, time, kind, type, confidence, lafmax, hash, previous_hash, payload)
             VALUES (\(sensor), \(e.id), \(e.session), \(e.time), \(e.kind), \(e.type), \(e.confidence), \(e.lafmax),
@@ -117,7 +130,7 @@ extension FleetStore {
         let verdict = verifier.receive(id: e.id, hash: e.hash, previousHash: e.previous_hash)
         guard verdict != .duplicate else { return [] }
         let state = verifier.state
-        try await client.query(
+        try await connection.query(
             """
             UPDATE sensor SET chain_head = \(state.head), chain_last_event = \(state.lastEventId),
                               chain_verified_from = \(state.verifiedFrom)
@@ -125,13 +138,13 @@ extension FleetStore {
             """, logger: logger)
         guard case let .breaks(expected, found) = verdict else { return [] }
         // A deletion received before may already explain it.
-        let bridged = try await client.query(
+        let bridged = try await connection.query(
             """
             SELECT id FROM deletion WHERE sensor = \(sensor) AND previous_hash = \(expected) AND last_hash = \(found)
             """, logger: logger)
         var resolvedBy: Int64?
         for try await id in bridged.decode(Int64.self) { resolvedBy = id }
-        try await client.query(
+        try await connection.query(
             """
             INSERT INTO chain_break (sensor, event, expected_hash, found_hash, detected_at, resolved_by)
             VALUES (\(sensor), \(e.id), \(expected), \(found), \(now), \(resolvedBy))
@@ -144,7 +157,7 @@ extension FleetStore {
 
     /// The sensor's chain as last verified.
     func chainState(_ sensor: String) async throws -> ChainVerifier.State {
-        let rows = try await client.query(
+        let rows = try await connection.query(
             "SELECT chain_head, chain_last_event, chain_verified_from FROM sensor WHERE name = \(sensor)", logger: logger)
         for try await (head, last, from) in rows.decode((String?, Int64, Int64?).self) {
             return ChainVerifier.State(head: head, lastEventId: last, verifiedFrom: from)

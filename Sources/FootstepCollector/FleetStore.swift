@@ -86,17 +86,15 @@ public struct FleetStore: Sendable {
         """,
     ]
 
-    /// The monthly partition of `event` that holds `time`, created when missing.
-    func ensurePartition(for time: Date) async throws -> String {
+    /// The statement that creates the monthly partition of `event` holding `time` when it is missing.
+    static func partitionStatement(for time: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month], from: time)
         let start = calendar.date(from: parts)!
         let end = calendar.date(byAdding: .month, value: 1, to: start)!
         let name = String(format: "event_y%04dm%02d", parts.year!, parts.month!)
-        let sql = "CREATE TABLE IF NOT EXISTS \(name) PARTITION OF event FOR VALUES FROM ('\(Self.day(start))') TO ('\(Self.day(end))')"
-        try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-        return name
+        return "CREATE TABLE IF NOT EXISTS \(name) PARTITION OF event FOR VALUES FROM ('\(day(start))') TO ('\(day(end))')"
     }
 
     private static func day(_ date: Date) -> String {

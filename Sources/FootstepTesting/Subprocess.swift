@@ -48,14 +48,8 @@ public enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let rc = posixSpawn(&pid, executable, arguments, environment, &actions, nil)
         output.closeWrite()
         errors.closeWrite()
         defer {
@@ -100,12 +94,6 @@ public enum Subprocess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = plainEnvironment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         // Signals the test process blocks or ignores (its daemon's SIGTERM handling) are the child's defaults.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -118,9 +106,24 @@ public enum Subprocess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let rc = posixSpawn(&pid, executable, arguments, plainEnvironment, &actions, &attributes)
         guard rc == 0 else { throw LaunchError(description: "cannot run \(executable): \(String(cString: strerror(rc)))") }
         return pid
+    }
+
+    /// posix_spawn(3) of `executable arguments…` with `environment`, the C strings freed after.
+    private static func posixSpawn(
+        _ pid: inout pid_t, _ executable: String, _ arguments: [String], _ environment: [String: String],
+        _ actions: UnsafePointer<posix_spawn_file_actions_t>, _ attributes: UnsafePointer<posix_spawnattr_t>?
+    ) -> Int32 {
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        return posix_spawn(&pid, executable, actions, attributes, argv, envp)
     }
 
     /// Sends `signal` to a child of ``spawn(_:_:output:)`` and reaps it.

@@ -64,14 +64,14 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
                     cleanSession: false))
             let store = try database.store(logger: logger)
             let collector = Collector(client: client, store: store, prefix: prefix, logger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.client.run() }
-                try await store.migrate()
-                group.addTask { await collector.run() }
+            let collecting = Task { try await collector.runWithDatabase() }
+            let signals = Task {
                 for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
                 logger.notice("stopping")
-                group.cancelAll()
+                collecting.cancel()
             }
+            defer { signals.cancel() }
+            try await collecting.value
         }
     }
 

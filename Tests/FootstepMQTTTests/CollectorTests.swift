@@ -29,18 +29,7 @@ struct CollectorTests {
                     broker: MQTTBroker(url: broker.url())!, clientId: "collector", cleanSession: false,
                     maximumRetryDelay: .milliseconds(300)))
             let collector = Collector(client: client, store: store, prefix: "footstepd", logger: logger)
-            let store = store
-            tasks = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await store.client.run() }
-                    group.addTask {
-                        try? await store.migrate()
-                        await collector.run()
-                    }
-                    await group.next()
-                    group.cancelAll()
-                }
-            }
+            tasks = Task { try? await collector.runWithDatabase() }
         }
 
         func stop() async {
