@@ -4,8 +4,8 @@ import FootstepTesting
 import Foundation
 import Testing
 
-/// footstepd with `[mqtt]` on, publishing to a real Mosquitto broker that a real `mosquitto_sub` (a persistent
-/// session, QoS 1) reads: the broker killed during a recording, footstepd SIGKILLed once, and afterwards every
+/// footstepd with `[mqtt]` on (a username and a password file), publishing to a real Mosquitto broker that a real
+/// `mosquitto_sub` (a persistent session, QoS 1) reads: the broker killed during a recording, footstepd SIGKILLed once, and afterwards every
 /// stored event and revision has reached the subscriber, in order, none missing.
 @Suite("footstepd on MQTT", .serialized)
 struct DaemonMQTTTests {
@@ -18,18 +18,23 @@ struct DaemonMQTTTests {
     @Test(.enabled(if: available, "footstepd, mosquitto or mosquitto_sub is missing"))
     func everyStoredEventReachesTheSubscriberThroughABrokerOutageAndAKill() async throws {
         let directory = try TemporaryDirectory()
-        let broker = try MosquittoBroker(persistence: true)
+        let broker = try MosquittoBroker(users: ["footstepd": "fence-post 17", "collector": "c"], persistence: true)
         try broker.start()
         let received = directory.appending("received.txt")
         let subscriber = try Self.subscribe(broker: broker, to: ["footstepd/t/#", "homeassistant/#"], output: received)
         defer { Subprocess.end(subscriber) }
         // Subscribed, and the session saved by the broker's 1 s autosave.
         try await Task.sleep(for: .milliseconds(1500))
+        // The password in a file of its own, never in the configuration.
+        let passwordFile = directory.appending("mqtt-password")
+        try "fence-post 17\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let configuration = directory.appending("footstepd.toml")
         try """
             [mqtt]
             enabled = true
             url = "\(broker.url())"
+            username = "footstepd"
+            password_file = "\(passwordFile)"
             client_id = "footstepd-t"
             topic_prefix = "footstepd/t"
             home_assistant = true
@@ -87,7 +92,7 @@ struct DaemonMQTTTests {
     static func subscribe(broker: MosquittoBroker, to filters: [String], output: String) throws -> pid_t {
         try Subprocess.spawn(
             subscriberPath,
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-i", "collector", "-c", "-q", "1", "-v"]
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "collector", "-P", "c", "-i", "collector", "-c", "-q", "1", "-v"]
                 + filters.flatMap { ["-t", $0] }, output: output)
     }
 
@@ -103,7 +108,8 @@ struct DaemonMQTTTests {
     /// `mosquitto_pub` at QoS 1.
     static func publish(broker: MosquittoBroker, topic: String, message: String) throws {
         let result = try Subprocess.run(
-            "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-m", message])
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "collector", "-P", "c", "-q", "1", "-t", topic, "-m", message])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
