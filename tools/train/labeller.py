@@ -93,14 +93,17 @@ def train(args):
     import torch
 
     torch.set_num_threads(args.threads)
-    clips = []
+    clips, negative = [], []
     for k in FOLDS:
         if k == args.fold:
             continue
         for split in args.splits:
-            clips += list(load(args.out, args.work, split, k).values())
+            loaded = list(load(args.out, args.work, split, k).values())
+            clips += loaded
+            negative += [split == "train-negatives"] * len(loaded)
     print(f"fold {args.fold}: {len(clips)} training clips", flush=True)
     rng = np.random.default_rng(args.seed)
+    clip_p = clip_shares(np.array(negative), args.negative_share)
     net = study.network(args.seed, causal=True, channels=args.channels, dilations=DILATIONS, outputs=2 + len(TYPES))
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
     lead = study.receptive_frames(DILATIONS)
@@ -116,12 +119,12 @@ def train(args):
     for batch in range(args.batches):
         xs, steps, others, kinds = [], [], [], []
         for _ in range(args.batch_size):
-            pic, step, other, kind, _, _ = clips[int(rng.integers(len(clips)))]
+            pic, step, other, kind, _, _ = clips[int(rng.choice(len(clips), p=clip_p))]
             start = int(rng.integers(0, max(1, len(pic) - window)))
             x = pic[start:start + window].astype(np.float32) / frame_network.SCALE
             if len(x) < window:
                 continue
-            x = x + rng.normal(0, 0.15, size=(1, x.shape[1])).astype(np.float32)  # a gain per band, σ 3 dB
+            x = augment(x, rng) if args.augment else x + rng.normal(0, 0.15, size=(1, x.shape[1])).astype(np.float32)
             xs.append(x.T)
             # The output at frame t judges frame t - LOOKAHEAD; frames before `lead` have not heard enough.
             steps.append(step[start + lead - LOOKAHEAD:start + window - LOOKAHEAD])
@@ -145,6 +148,29 @@ def train(args):
     torch.save(dict(state=net.state_dict(), channels=args.channels, dilations=DILATIONS, lookahead=LOOKAHEAD),
                model_path(args.work, args.fold))
     print(f"fold {args.fold}: wrote {model_path(args.work, args.fold)} ({time.time() - started:.0f} s)")
+
+
+def clip_shares(negative, negative_share):
+    """Each clip's chance of giving a training window: the negatives (`negative`, a bool per clip) together
+    `negative_share` of them, the rest the other clips' (uniform within each); None (uniform) without a share."""
+    if negative_share is None or not negative.any() or negative.all():
+        return None
+    return np.where(negative, negative_share / negative.sum(), (1 - negative_share) / (~negative).sum())
+
+
+def augment(x, rng):
+    """A window (frames x bands, in SCALE units of dB over each band's floor) as another room and microphone
+    could have given it: a gain per band (σ 3 dB), a spectral tilt (up to ±6 dB from the lowest band to the
+    highest), a level shift of the whole window (σ 3 dB, so that loud and faint steps both train) and, half of
+    the time, up to 8 adjacent bands masked to their floor (SpecAugment)."""
+    bands = x.shape[1]
+    shift = rng.normal(0, 3.0) + rng.uniform(-6, 6) * np.linspace(-0.5, 0.5, bands) + rng.normal(0, 3.0, bands)
+    x = x + (shift / frame_network.SCALE).astype(np.float32)[None]
+    if rng.random() < 0.5:
+        width = int(rng.integers(1, 9))
+        low = int(rng.integers(0, bands - width))
+        x[:, low:low + width] = 0
+    return x
 
 
 def model_path(work, fold):
@@ -320,6 +346,9 @@ def main():
     t.add_argument("--batch-size", type=int, default=24)
     t.add_argument("--seed", type=int, default=7)
     t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--negative-share", type=float, default=None,
+                   help="the share of training windows from train-negatives (default: as many as their clips)")
+    t.add_argument("--augment", action="store_true", help="tilt, shift and mask the pictures (`augment`)")
     t.add_argument("--splits", nargs="+", default=list(TRAINING_SPLITS), help="what it trains on (default: %(default)s)")
     s = sub.add_parser("score", help="score fold K's network on fold K (unseen families)")
     s.add_argument("--fold", type=int, action="append", choices=FOLDS)

@@ -62,3 +62,31 @@ class PostProcessorTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(np is not None, "the labeller needs numpy and scipy")
+class TrainingWindowTests(unittest.TestCase):
+    def test_negatives_get_their_share_of_the_windows(self):
+        import labeller
+        negative = np.array([True, False, False, False, True])
+        p = labeller.clip_shares(negative, 0.3)
+        self.assertAlmostEqual(float(p.sum()), 1.0)
+        self.assertAlmostEqual(float(p[negative].sum()), 0.3)
+        self.assertAlmostEqual(float(p[0]), 0.15)
+        self.assertIsNone(labeller.clip_shares(negative, None))
+        self.assertIsNone(labeller.clip_shares(np.array([False, False]), 0.3))
+
+    def test_augment_shifts_tilts_and_masks_without_changing_the_shape(self):
+        import labeller
+        rng = np.random.default_rng(3)
+        x = np.ones((50, 56), dtype=np.float32)
+        masked = 0
+        for _ in range(20):
+            y = labeller.augment(x.copy(), rng)
+            self.assertEqual(y.shape, x.shape)
+            self.assertEqual(y.dtype, np.float32)
+            # One shift per band for the whole window: every frame of a band moves alike.
+            self.assertTrue(np.allclose(y, y[:1]))
+            masked += int(np.any(np.all(y == 0, axis=0)))
+        self.assertGreater(masked, 0)
+        self.assertLess(masked, 20)
