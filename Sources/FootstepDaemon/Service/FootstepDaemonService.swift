@@ -198,7 +198,7 @@ public final class FootstepDaemonService: Service, Sendable {
             $0.storedCalibrationOffset = storedCalibration?.offsetDB
             $0.mqtt = mqtt
         }
-        update { _ in }
+        update { _ in }  // tells the publisher the state it starts in
         if let storedCalibration {
             logger.info("levels calibrated: offset \(storedCalibration.offsetDB) dB, measured \(storedCalibration.measuredAt)")
         }
