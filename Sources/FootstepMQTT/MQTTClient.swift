@@ -197,7 +197,7 @@ public final class MQTTClient: Sendable {
                 : mosquitto_reconnect(handle.pointer)
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 if isStopping { break }
-                continuation.yield(.unreachable(Self.reason(rc)))
+                continuation.yield(.unreachable(callbacks.takeUnretainedValue().explained(Self.reason(rc))))
                 pause(delay)
                 delay = min(delay * 2, options.maximumRetryDelay)
                 continue
@@ -212,7 +212,15 @@ public final class MQTTClient: Sendable {
                 for _ in 0..<10 where mosquitto_loop(handle.pointer, 50, 1) == MOSQ_ERR_SUCCESS.rawValue {}
                 break
             }
-            if callbacks.takeUnretainedValue().takeConnected() { delay = .seconds(1) }
+            let callbacks = callbacks.takeUnretainedValue()
+            let accepted = callbacks.takeConnected()
+            if !callbacks.takeReported() {
+                // libmosquitto 2.0 returns some failures from mosquitto_loop without
+                // calling on_disconnect: a TLS handshake the client refuses (an unknown CA) among them.
+                let reason = callbacks.explained(Self.reason(loop))
+                continuation.yield(accepted ? .disconnected(reason) : .unreachable(reason))
+            }
+            if accepted { delay = .seconds(1) }
             pause(delay)
             delay = min(delay * 2, options.maximumRetryDelay)
         }
@@ -259,6 +267,11 @@ public final class MQTTClient: Sendable {
         mosquitto_disconnect_callback_set(pointer) { _, context, rc in
             Callbacks.of(context).disconnected(rc)
         }
+        mosquitto_log_callback_set(pointer) { _, context, level, line in
+            // OpenSSL's reasons ("certificate verify failed") reach the client through its log only.
+            guard level == MOSQ_LOG_ERR, let line else { return }
+            Callbacks.of(context).logged(String(cString: line))
+        }
         mosquitto_publish_callback_set(pointer) { _, context, mid in
             Callbacks.of(context).continuation.yield(.acknowledged(mid))
         }
@@ -302,6 +315,10 @@ public final class MQTTClient: Sendable {
         private let accepted = Atomic<Bool>(false)
         /// Whether the broker just refused the connection (the disconnection that follows says less).
         private let refused = Atomic<Bool>(false)
+        /// Whether a failure was reported since the network thread last looked.
+        private let reported = Atomic<Bool>(false)
+        /// libmosquitto's last error line (OpenSSL's reason for a failed handshake), until a failure names it.
+        private let lastError = Mutex<String?>(nil)
 
         init(continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
 
@@ -311,10 +328,12 @@ public final class MQTTClient: Sendable {
 
         func connected(_ rc: Int32) {
             if rc == 0 {
+                lastError.withLock { $0 = nil }
                 accepted.store(true, ordering: .releasing)
                 continuation.yield(.connected)
             } else {
                 refused.store(true, ordering: .releasing)
+                reported.store(true, ordering: .releasing)
                 continuation.yield(.unreachable("the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"))
             }
         }
@@ -322,10 +341,20 @@ public final class MQTTClient: Sendable {
         func disconnected(_ rc: Int32) {
             // rc 0: asked for (stop() reports that itself).
             if rc != 0, !refused.exchange(false, ordering: .acquiringAndReleasing) {
-                continuation.yield(.disconnected(MQTTClient.reason(rc)))
+                reported.store(true, ordering: .releasing)
+                continuation.yield(.disconnected(explained(MQTTClient.reason(rc))))
             }
         }
 
+        func logged(_ line: String) { lastError.withLock { $0 = line } }
+
+        /// `reason`, with libmosquitto's last error line if one came since the last failure.
+        func explained(_ reason: String) -> String {
+            guard let line = lastError.withLock({ line in defer { line = nil }; return line }) else { return reason }
+            return "\(reason) (\(line))"
+        }
+
         func takeConnected() -> Bool { accepted.exchange(false, ordering: .acquiringAndReleasing) }
+        func takeReported() -> Bool { reported.exchange(false, ordering: .acquiringAndReleasing) }
     }
 }
