@@ -11,7 +11,7 @@ public enum SensorMetrics {
                 guard let value = value(sensor) else { continue }
                 registry.makeGauge(
                     descriptor: MetricNameDescriptor(
-                        namespace: "footstep_collector", subsystem: "sensor", metricName: name, helpText: help),
+                        namespace: "footstep_collector", subsystem: "sensor", metricName: name, unitName: "", helpText: help),
                     labels: [("sensor", sensor.name)]
                 ).set(to: value)
             }

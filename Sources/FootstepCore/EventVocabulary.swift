@@ -25,6 +25,16 @@ public enum FootstepType: String, Sendable, Codable, CaseIterable {
     public static let classified: [FootstepType] = [.stomping, .heelStrike, .shuffling, .running]
 }
 
+/// What a person who listened to an event said of it (`footstepctl events
+/// confirm|reject|relabel`). An event nobody reviewed has none.
+public enum ReviewVerdict: String, Sendable, Codable, CaseIterable {
+    /// It is what its label says (a relabel confirms the new label).
+    case confirmed
+    /// It is not what its label says ("not a footstep"): kept in the chain and
+    /// in exports, marked, and left out of counts, rule checks and charts.
+    case rejected
+}
+
 /// How loud an event was relative to the background, in three steps.
 public enum Intensity: String, Sendable, Codable, CaseIterable {
     case low

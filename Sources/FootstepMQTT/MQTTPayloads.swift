@@ -35,6 +35,11 @@ public enum MQTTPayloads {
         public var type: String
         public var confidence: Double
         public var reason: String
+        /// A person's review (`confirmed` or `rejected`), with the reviewer's uid and user name; absent for
+        /// the pipeline's revisions.
+        public var verdict: String?
+        public var reviewer_uid: Int64?
+        public var reviewer: String?
         public var hash: String
         public var previous_hash: String
     }
@@ -103,7 +108,8 @@ public enum MQTTPayloads {
                 id: revision.id ?? 0, event: revision.eventId, session: entry.sessionId, time: revision.revisedAt,
                 previous_kind: revision.previousKind.rawValue, previous_type: revision.previousType.rawValue,
                 kind: revision.kind.rawValue, type: revision.type.rawValue, confidence: revision.confidence,
-                reason: revision.reason, hash: revision.hash, previous_hash: revision.previousHash)))
+                reason: revision.reason, verdict: revision.verdict?.rawValue, reviewer_uid: revision.reviewerUid,
+                reviewer: revision.reviewer, hash: revision.hash, previous_hash: revision.previousHash)))
         case let .deletion(deletion):
             return (topic, encode(Deletion(
                 id: deletion.id ?? 0, time: deletion.deletedAt, session: deletion.sessionId,

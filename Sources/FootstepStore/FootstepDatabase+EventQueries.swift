@@ -17,6 +17,12 @@ extension FootstepDatabase {
         if let minConfidence = filter.minConfidence {
             query.add("COALESCE(revisedConfidence, confidence) >= ?", [minConfidence])
         }
+        switch filter.review {
+        case nil: break
+        case .unreviewed?: query.add("reviewVerdict IS NULL", [])
+        case .confirmed?: query.add("reviewVerdict = ?", [ReviewVerdict.confirmed.rawValue])
+        case .rejected?: query.add("reviewVerdict = ?", [ReviewVerdict.rejected.rawValue])
+        }
         query.addCursor(filter.after, order: filter.order)
         return try read { db in
             try query.page(db, table: "event", order: filter.order, limit: limit) { (event: EventRecord) in
@@ -31,13 +37,16 @@ extension FootstepDatabase {
     }
 
     /// Event counts per current footstep type (revised or stored) with onsets in
-    /// `[from, to)`; types without events are absent.
+    /// `[from, to)`, rejected events left out; types without events are absent.
     ///
     /// - Parameter kind: Only this kind (default footsteps); nil counts all kinds.
     public func eventCountsByType(from: Date, to: Date, kind: EventKind? = .footstep) throws(StoreError)
         -> [FootstepType: Int]
     {
-        var sql = "SELECT COALESCE(revisedType, type) AS current, COUNT(*) FROM event WHERE timestamp >= ? AND timestamp < ?"
+        var sql = """
+            SELECT COALESCE(revisedType, type) AS current, COUNT(*) FROM event
+            WHERE timestamp >= ? AND timestamp < ? AND reviewVerdict IS NOT 'rejected'
+            """
         var arguments: StatementArguments = [StoredDate.text(from), StoredDate.text(to)]
         if let kind {
             sql += " AND COALESCE(revisedKind, kind) = ?"

@@ -40,12 +40,15 @@ extension FootstepDatabase {
                 guard let event = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT id, kind, type, confidence, revisedKind, revisedType, revisedConfidence, hash, revisionHash
+                        SELECT \(Self.revisionColumns)
                         FROM event WHERE sessionId = ? AND frameOffset = ? ORDER BY id DESC LIMIT 1
                         """,
                     arguments: [sessionId, revision.frameOffset])
                 else { continue }
-                if let record = try Self.appendRevision(db, event: event, revision, reason: revision.reason ?? reason, at: revisedAt) {
+                let label = (revision.kind, revision.type, revision.confidence)
+                if let record = try Self.appendRevision(
+                    db, event: event, label: label, reason: revision.reason ?? reason, review: nil, at: revisedAt)
+                {
                     stored.append(record)
                 }
             }
@@ -53,29 +56,44 @@ extension FootstepDatabase {
         }
     }
 
-    /// Appends one revision to `event` (a row with its id, labels and hashes); nil when
-    /// it would not change the event's current label.
-    private static func appendRevision(
-        _ db: Database, event: Row, _ revision: NewTypeRevision, reason: String, at: Date
+    /// The columns of an event row ``appendRevision(_:event:label:reason:review:at:)`` reads.
+    static let revisionColumns =
+        "id, kind, type, confidence, revisedKind, revisedType, revisedConfidence, hash, revisionHash, reviewVerdict"
+
+    /// Appends one revision to `event` (a row of ``revisionColumns``): a new `label`, and with `review` a person's
+    /// verdict; nil when it would change neither the event's current label nor its verdict.
+    static func appendRevision(
+        _ db: Database, event: Row, label: (kind: EventKind, type: FootstepType, confidence: Double), reason: String,
+        review: (verdict: ReviewVerdict, reviewer: Reviewer)?, at: Date
     ) throws -> TypeRevisionRecord? {
         let eventId: Int64 = event["id"]
         let kindText: String = event["revisedKind"] ?? event["kind"]
         let typeText: String = event["revisedType"] ?? event["type"]
         let confidence: Double = event["revisedConfidence"] ?? event["confidence"]
+        let verdictText: String? = event["reviewVerdict"]
         guard let kind = EventKind(rawValue: kindText), let type = FootstepType(rawValue: typeText) else {
             throw StoreError.invalidValue(
                 "event row \(eventId): its label is '\(kindText)' '\(typeText)' (run footstepctl verify)")
         }
-        guard kind != revision.kind || type != revision.type || confidence != revision.confidence else { return nil }
+        let sameLabel = kind == label.kind && type == label.type && confidence == label.confidence
+        guard !sameLabel || (review != nil && review?.verdict.rawValue != verdictText) else { return nil }
         let previousHash: String = event["revisionHash"] ?? event["hash"]
         var record = TypeRevisionRecord(
-            eventId: eventId, revisedAt: at, previousKind: kind, previousType: type, kind: revision.kind,
-            type: revision.type, confidence: revision.confidence, reason: reason, previousHash: previousHash, hash: "")
+            eventId: eventId, revisedAt: at, previousKind: kind, previousType: type, kind: label.kind,
+            type: label.type, confidence: label.confidence, reason: reason, verdict: review?.verdict,
+            reviewerUid: review?.reviewer.uid, reviewer: review?.reviewer.name, previousHash: previousHash, hash: "")
         record.hash = RevisionHasher.hash(of: record)
         try record.insert(db)
         try db.execute(
-            sql: "UPDATE event SET revisedKind = ?, revisedType = ?, revisedConfidence = ?, revisionHash = ? WHERE id = ?",
-            arguments: [revision.kind.rawValue, revision.type.rawValue, revision.confidence, record.hash, eventId])
+            sql: """
+                UPDATE event SET revisedKind = ?, revisedType = ?, revisedConfidence = ?, revisionHash = ?,
+                       reviewVerdict = COALESCE(?, reviewVerdict)
+                WHERE id = ?
+                """,
+            arguments: [
+                label.kind.rawValue, label.type.rawValue, label.confidence, record.hash, review?.verdict.rawValue,
+                eventId,
+            ])
         return record
     }
 
@@ -125,13 +143,16 @@ extension FootstepDatabase {
             // A database opened read-only before its v3 migration has no revisions yet.
             guard try db.tableExists("typeRevision") else { return report }
             let revisions = try TypeRevisionRecord.fetchAll(db, sql: "SELECT * FROM typeRevision ORDER BY eventId, id")
+            // Read-only before v8: no verdicts yet.
+            let verdictColumn = try db.columns(in: "event").contains { $0.name == "reviewVerdict" } ? "reviewVerdict" : "NULL"
             let events = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, kind, type, confidence, hash, revisedKind, revisedType, revisedConfidence, revisionHash
+                    SELECT id, kind, type, confidence, hash, revisedKind, revisedType, revisedConfidence, revisionHash,
+                           \(verdictColumn)
                     FROM event
                     WHERE revisedKind IS NOT NULL OR revisedType IS NOT NULL OR revisedConfidence IS NOT NULL
-                       OR revisionHash IS NOT NULL
+                       OR revisionHash IS NOT NULL OR \(verdictColumn) IS NOT NULL
                        OR id IN (SELECT eventId FROM typeRevision)
                     ORDER BY id
                     """)
@@ -145,7 +166,9 @@ extension FootstepDatabase {
                 var expectedKind: String = event["kind"]
                 var expectedType: String = event["type"]
                 var latest: TypeRevisionRecord?
+                var verdict: ReviewVerdict?
                 for revision in byEvent.removeValue(forKey: id) ?? [] {
+                    verdict = revision.verdict ?? verdict
                     if RevisionHasher.hash(of: revision) != revision.hash { report.alteredRevisionIds.append(revision.id!) }
                     if revision.previousHash != expectedHash || revision.previousKind.rawValue != expectedKind
                         || revision.previousType.rawValue != expectedType
@@ -161,13 +184,14 @@ extension FootstepDatabase {
                 let revisedType: String? = event["revisedType"]
                 let revisedConfidence: Double? = event["revisedConfidence"]
                 let revisionHash: String? = event["revisionHash"]
+                let reviewVerdict: String? = event[9]
                 // Revisions stored before kinds could change (v5) left revisedKind empty:
                 // what must agree is the kind queries read.
                 let storedKind: String = event["kind"]
                 let currentKind = latest == nil ? revisedKind : revisedKind ?? storedKind
                 if currentKind != latest?.kind.rawValue || revisedType != latest?.type.rawValue
                     || revisedConfidence != latest?.confidence
-                    || revisionHash != latest?.hash
+                    || revisionHash != latest?.hash || reviewVerdict != verdict?.rawValue
                 {
                     report.mismatchedEventIds.append(id)
                 }

@@ -11,6 +11,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v5", migrate: createV5KindRevisions)
         migrator.registerMigration("v6", migrate: createV6Outbox)
         migrator.registerMigration("v7", migrate: createV7RevisionHead)
+        migrator.registerMigration("v8", migrate: createV8Reviews)
         return migrator
     }
 
@@ -307,5 +308,19 @@ extension FootstepDatabase {
                     UPDATE revisionHead SET lastRevisionId = MAX(lastRevisionId, NEW.id) WHERE id = 1;
                 END
                 """)
+    }
+
+    /// v8: reviews (a person confirms, rejects or relabels an event) are revisions with a verdict and the
+    /// reviewer's uid and name; the event row repeats its latest verdict (`reviewVerdict`, outside its hash)
+    /// so that counts leave rejected events out through one column.
+    private static func createV8Reviews(_ db: Database) throws {
+        try db.alter(table: "typeRevision") { t in
+            t.add(column: "verdict", .text).check { $0 == nil || ["confirmed", "rejected"].contains($0) }
+            t.add(column: "reviewerUid", .integer)
+            t.add(column: "reviewer", .text)
+        }
+        try db.alter(table: "event") { t in
+            t.add(column: "reviewVerdict", .text)
+        }
     }
 }

@@ -245,7 +245,8 @@ extension FootstepDatabase {
             sql: """
                 SELECT
                   (SELECT COUNT(*) FROM event WHERE sessionId = :id) AS eventCount,
-                  (SELECT COUNT(*) FROM event WHERE sessionId = :id AND COALESCE(revisedKind, kind) = 'footstep') AS footstepCount,
+                  (SELECT COUNT(*) FROM event WHERE sessionId = :id AND COALESCE(revisedKind, kind) = 'footstep'
+                     AND reviewVerdict IS NOT 'rejected') AS footstepCount,
                   (SELECT COUNT(*) FROM audioFile WHERE sessionId = :id) AS audioFileCount,
                   (SELECT COALESCE(SUM(bytes), 0) FROM audioFile WHERE sessionId = :id) AS audioBytes,
                   (SELECT COUNT(*) FROM sessionGap WHERE sessionId = :id) AS gapCount,

@@ -104,6 +104,7 @@ def train(args):
     print(f"fold {args.fold}: {len(clips)} training clips", flush=True)
     rng = np.random.default_rng(args.seed)
     clip_p = clip_shares(np.array(negative), args.negative_share)
+    negatives = np.flatnonzero(negative)
     net = study.network(args.seed, causal=True, channels=args.channels, dilations=DILATIONS, outputs=2 + len(TYPES))
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
     lead = study.receptive_frames(DILATIONS)
@@ -125,10 +126,15 @@ def train(args):
             if len(x) < window:
                 continue
             x = augment(x, rng) if args.augment else x + rng.normal(0, 0.15, size=(1, x.shape[1])).astype(np.float32)
+            judged = slice(start + lead - LOOKAHEAD, start + window - LOOKAHEAD)
+            other_target = other[judged]
+            if args.mix_negatives and rng.random() < args.mix_negatives:
+                x, mixed_other = mix_negative(x, [clips[i] for i in negatives], rng, lead)
+                other_target = np.maximum(other_target, mixed_other)
             xs.append(x.T)
             # The output at frame t judges frame t - LOOKAHEAD; frames before `lead` have not heard enough.
-            steps.append(step[start + lead - LOOKAHEAD:start + window - LOOKAHEAD])
-            others.append(other[start + lead - LOOKAHEAD:start + window - LOOKAHEAD])
+            steps.append(step[judged])
+            others.append(other_target)
             kinds.append(kind[start + lead - LOOKAHEAD:start + window - LOOKAHEAD])
         out = net(torch.from_numpy(np.stack(xs)))[:, :, lead:]
         loss = (bce_step(out[:, 0], torch.from_numpy(np.stack(steps)))
@@ -171,6 +177,22 @@ def augment(x, rng):
         low = int(rng.integers(0, bands - width))
         x[:, low:low + width] = 0
     return x
+
+
+def mix_negative(x, negatives, rng, lead):
+    """`x` with a window of a random negative clip (`negatives`: loaded clips) added at 0 to -20 dB, as
+    powers: steps over music or a machine, the night a neighbour's radio plays while someone walks. Returns the
+    mixed window and the negative's "other impact" targets for the judged frames (its steps: none)."""
+    pic, _, other, _, _, _ = negatives[int(rng.integers(len(negatives)))]
+    window = len(x)
+    start = int(rng.integers(0, max(1, len(pic) - window)))
+    y = pic[start:start + window].astype(np.float32) / frame_network.SCALE
+    if len(y) < window:
+        return x, np.zeros(window - lead, dtype=np.float32)
+    gain = rng.uniform(-20, 0)
+    db = frame_network.SCALE
+    mixed = 10 * np.log10(10 ** (x * db / 10) + 10 ** ((y * db + gain) / 10)) / db
+    return mixed.astype(np.float32), other[start + lead - LOOKAHEAD:start + window - LOOKAHEAD]
 
 
 def model_path(work, fold):
@@ -349,6 +371,8 @@ def main():
     t.add_argument("--negative-share", type=float, default=None,
                    help="the share of training windows from train-negatives (default: as many as their clips)")
     t.add_argument("--augment", action="store_true", help="tilt, shift and mask the pictures (`augment`)")
+    t.add_argument("--mix-negatives", type=float, default=0.0,
+                   help="the share of training windows with a negative mixed under them (`mix_negative`)")
     t.add_argument("--splits", nargs="+", default=list(TRAINING_SPLITS), help="what it trains on (default: %(default)s)")
     s = sub.add_parser("score", help="score fold K's network on fold K (unseen families)")
     s.add_argument("--fold", type=int, action="append", choices=FOLDS)

@@ -90,3 +90,25 @@ class TrainingWindowTests(unittest.TestCase):
             masked += int(np.any(np.all(y == 0, axis=0)))
         self.assertGreater(masked, 0)
         self.assertLess(masked, 20)
+
+
+@unittest.skipUnless(np is not None, "the labeller needs numpy and scipy")
+class MixTests(unittest.TestCase):
+    def test_a_negative_mixed_under_a_window_adds_power_and_its_other_impacts(self):
+        import labeller
+        rng = np.random.default_rng(3)
+        window, lead = 200, 50
+        x = np.zeros((window, 56), dtype=np.float32)  # at the floor everywhere
+        pic = np.full((window, 56), 40.0, dtype=np.float16)  # 40 dB over the floor
+        other = np.zeros(window, dtype=np.float32)
+        other[100:105] = 1
+        negative = (pic, np.zeros(window), other, np.full(window, -1), [], {})
+        mixed, mixed_other = labeller.mix_negative(x, [negative], rng, lead)
+        self.assertEqual(mixed.shape, x.shape)
+        db = mixed * labeller.frame_network.SCALE
+        # 10·log10(1 + 10^((40 + gain)/10)) with the gain in [-20, 0]: between 20.04 and 40.0 dB, one gain for all.
+        self.assertTrue(np.all((db > 20.0) & (db < 40.01)))
+        self.assertAlmostEqual(float(db.max() - db.min()), 0.0, places=3)
+        self.assertEqual(len(mixed_other), window - lead)
+        self.assertEqual(list(np.flatnonzero(mixed_other)),
+                         [i - (lead - labeller.LOOKAHEAD) for i in range(100, 105)])

@@ -196,7 +196,7 @@ extension SessionExport.Event: ExportedRow {
     static let table = "event"
     static let columns = ["id"] + EventHasher.hashedColumns + [
         "notes", "boutId", "clipPath", "clipSha256", "hash", "previousHash", "revisedType", "revisedConfidence",
-        "revisionHash", "revisedKind",
+        "revisionHash", "revisedKind", "reviewVerdict",
     ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
@@ -208,7 +208,8 @@ extension SessionExport.Event: ExportedRow {
             notes: try r.text("notes"), boutId: r.optionalInt("boutId"), clipPath: r.optionalText("clipPath"),
             clipSha256: r.optionalText("clipSha256"), hash: try r.text("hash"), previousHash: try r.text("previousHash"),
             revisedType: r.optionalText("revisedType"), revisedConfidence: r.optionalDouble("revisedConfidence"),
-            revisionHash: r.optionalText("revisionHash"), revisedKind: r.optionalText("revisedKind"))
+            revisionHash: r.optionalText("revisionHash"), revisedKind: r.optionalText("revisedKind"),
+            reviewVerdict: r.optionalText("reviewVerdict"))
     }
 
     /// The hashed values in ``EventHasher/hashedColumns`` order, as stored.
@@ -225,7 +226,7 @@ extension SessionExport.Event: ExportedRow {
         [id.databaseValue] + hashedValues + [
             notes.databaseValue, boutId.databaseValue, clipPath.databaseValue, clipSha256.databaseValue,
             hash.databaseValue, previousHash.databaseValue, revisedType.databaseValue, revisedConfidence.databaseValue,
-            revisionHash.databaseValue, revisedKind.databaseValue,
+            revisionHash.databaseValue, revisedKind.databaseValue, reviewVerdict.databaseValue,
         ]
     }
 
@@ -239,14 +240,16 @@ extension SessionExport.Revision: ExportedRow {
     static let table = "typeRevision"
     static let columns = [
         "id", "eventId", "revisedAt", "previousType", "type", "confidence", "reason", "previousHash", "hash",
-        "previousKind", "kind",
+        "previousKind", "kind", "verdict", "reviewerUid", "reviewer",
     ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
             id: try r.int("id"), eventId: try r.int("eventId"), revisedAt: try r.date("revisedAt"),
             previousType: try r.text("previousType"), type: try r.text("type"), confidence: try r.double("confidence"),
             reason: try r.text("reason"), previousHash: try r.text("previousHash"), hash: try r.text("hash"),
-            previousKind: r.optionalText("previousKind"), kind: r.optionalText("kind"))
+            previousKind: r.optionalText("previousKind"), kind: r.optionalText("kind"),
+            verdict: r.optionalText("verdict"), reviewerUid: r.optionalInt("reviewerUid"),
+            reviewer: r.optionalText("reviewer"))
     }
 
     var databaseValues: [DatabaseValue] {
@@ -254,7 +257,8 @@ extension SessionExport.Revision: ExportedRow {
             id.databaseValue, eventId.databaseValue, storedDate(revisedAt), previousType.databaseValue,
             type.databaseValue, confidence.databaseValue, reason.databaseValue, previousHash.databaseValue,
             hash.databaseValue, (previousKind ?? EventKind.footstep.rawValue).databaseValue,
-            (kind ?? EventKind.footstep.rawValue).databaseValue,
+            (kind ?? EventKind.footstep.rawValue).databaseValue, verdict.databaseValue, reviewerUid.databaseValue,
+            reviewer.databaseValue,
         ]
     }
 
@@ -265,9 +269,15 @@ extension SessionExport.Revision: ExportedRow {
             let previousKind = EventKind(rawValue: previousKind ?? EventKind.footstep.rawValue),
             let kind = EventKind(rawValue: kind ?? EventKind.footstep.rawValue)
         else { return false }
+        var review: ReviewVerdict?
+        if let verdict {
+            guard let known = ReviewVerdict(rawValue: verdict) else { return false }
+            review = known
+        }
         let record = TypeRevisionRecord(
             eventId: eventId, revisedAt: revisedAt, previousKind: previousKind, previousType: previous, kind: kind,
-            type: current, confidence: confidence, reason: reason, previousHash: previousHash, hash: hash)
+            type: current, confidence: confidence, reason: reason, verdict: review, reviewerUid: reviewerUid,
+            reviewer: reviewer, previousHash: previousHash, hash: hash)
         return RevisionHasher.hash(of: record) == hash
     }
 }

@@ -173,6 +173,9 @@ public struct SessionExport: Codable, Sendable, Hashable {
         /// The latest revision's kind (nil if never revised, or revised before
         /// kinds could change and so still the stored kind).
         public var revisedKind: String?
+        /// The latest review's verdict, `confirmed` or `rejected` (nil if never reviewed; repeated from
+        /// ``SessionExport/revisions``, outside the event's hash).
+        public var reviewVerdict: String?
     }
 
     /// Table `typeRevision` (``TypeRevisionRecord``): every field is covered by `hash`
@@ -191,6 +194,10 @@ public struct SessionExport: Codable, Sendable, Hashable {
         /// could change: `footstep`).
         public var previousKind: String?
         public var kind: String?
+        /// A review's verdict, the reviewer's uid and user name (absent for the pipeline's revisions).
+        public var verdict: String?
+        public var reviewerUid: Int64?
+        public var reviewer: String?
     }
 
     enum CodingKeys: String, CodingKey {

@@ -28,25 +28,35 @@ import GRDB
 /// `previousType=` and `kind=` before `type=`. A revision from footstep to
 /// footstep keeps the v1 text, so revisions stored before kinds could change
 /// hash as they did.
+///
+/// A review is `footstepd.revision.v3`: the v2 lines, then `verdict=` and
+/// `reviewerUid=` before `previousHash=`, and `reviewer=` with its length in
+/// bytes before the reason.
 public enum RevisionHasher {
     /// First line of the serialisation of a footstep's type revision.
     public static let formatTag = "footstepd.revision.v1"
     /// First line of the serialisation of a revision between kinds.
     public static let kindFormatTag = "footstepd.revision.v2"
+    /// First line of the serialisation of a review.
+    public static let reviewFormatTag = "footstepd.revision.v3"
 
     /// The text hashed for a revision.
     public static func text(
         eventId: Int64, revisedAt: Date, previousKind: EventKind = .footstep, previousType: FootstepType,
-        kind: EventKind = .footstep, type: FootstepType, confidence: Double, reason: String, previousHash: String
+        kind: EventKind = .footstep, type: FootstepType, confidence: Double, reason: String,
+        review: (verdict: ReviewVerdict, uid: Int64, name: String)? = nil, previousHash: String
     ) -> String {
-        let typeOnly = previousKind == .footstep && kind == .footstep
+        let typeOnly = review == nil && previousKind == .footstep && kind == .footstep
+        let tag = review != nil ? reviewFormatTag : typeOnly ? formatTag : kindFormatTag
         let previous = typeOnly ? [] : ["previousKind=\(previousKind.rawValue)"]
         let current = typeOnly ? [] : ["kind=\(kind.rawValue)"]
-        return ([typeOnly ? formatTag : kindFormatTag, "eventId=\(eventId)", "revisedAt=\(StoredDate.text(revisedAt))"]
+        let verdict = review.map { ["verdict=\($0.verdict.rawValue)", "reviewerUid=\($0.uid)"] } ?? []
+        let reviewer = review.map { ["reviewer=\($0.name.utf8.count):\($0.name)"] } ?? []
+        return ([tag, "eventId=\(eventId)", "revisedAt=\(StoredDate.text(revisedAt))"]
             + previous + ["previousType=\(previousType.rawValue)"] + current + [
                 "type=\(type.rawValue)", "confidence=\(EventHasher.render(confidence.databaseValue))",
-                "previousHash=\(previousHash)", "reason=\(reason.utf8.count):\(reason)",
-            ]).joined(separator: "\n")
+            ] + verdict + ["previousHash=\(previousHash)"] + reviewer + ["reason=\(reason.utf8.count):\(reason)"])
+            .joined(separator: "\n")
     }
 
     /// The text hashed for a stored revision.
@@ -54,7 +64,9 @@ public enum RevisionHasher {
         text(
             eventId: revision.eventId, revisedAt: revision.revisedAt, previousKind: revision.previousKind,
             previousType: revision.previousType, kind: revision.kind, type: revision.type,
-            confidence: revision.confidence, reason: revision.reason, previousHash: revision.previousHash)
+            confidence: revision.confidence, reason: revision.reason,
+            review: revision.verdict.map { ($0, revision.reviewerUid ?? -1, revision.reviewer ?? "") },
+            previousHash: revision.previousHash)
     }
 
     /// The hash `revision` should have, from its fields.

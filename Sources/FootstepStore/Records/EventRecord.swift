@@ -11,7 +11,8 @@ import GRDB
 /// attaching a clip never breaks the chain. `revisedKind`, `revisedType`,
 /// `revisedConfidence` and `revisionHash` repeat the event's latest
 /// ``TypeRevisionRecord``, which is hashed onto the event (``currentKind`` and
-/// ``currentType`` are what reports and exports show). Create events with
+/// ``currentType`` are what reports and exports show), and `reviewVerdict` its latest
+/// review's verdict (nil: nobody reviewed it). Create events with
 /// ``FootstepDatabase/appendEvents(_:)``; never insert this record directly.
 @dynamicMemberLookup
 public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
@@ -46,6 +47,8 @@ public struct EventRecord: Codable, Sendable, Hashable, Identifiable {
     public var revisedConfidence: Double?
     /// The hash of the latest revision, nil if never revised.
     public var revisionHash: String?
+    /// The verdict of the latest review (outside the hash; the review is a hashed revision), nil if never reviewed.
+    public var reviewVerdict: ReviewVerdict?
     /// Lower-case hex SHA-256 of the canonical serialisation of this event plus `previousHash`.
     public var hash: String
     /// `hash` of the event appended before this one (64 zeros for the first event ever).
@@ -61,7 +64,7 @@ extension EventRecord {
 
     private enum CodingKeys: String, CodingKey {
         case id, sessionId, audioFileId, frameOffset, timestamp, notes, boutId, clipPath, clipSha256
-        case revisedKind, revisedType, revisedConfidence, revisionHash, hash, previousHash
+        case revisedKind, revisedType, revisedConfidence, revisionHash, reviewVerdict, hash, previousHash
     }
 
     /// Reads a row (or any flat container): the measurements' columns sit beside the others.
@@ -81,6 +84,7 @@ extension EventRecord {
         revisedType = try container.decodeIfPresent(FootstepType.self, forKey: .revisedType)
         revisedConfidence = try container.decodeIfPresent(Double.self, forKey: .revisedConfidence)
         revisionHash = try container.decodeIfPresent(String.self, forKey: .revisionHash)
+        reviewVerdict = try container.decodeIfPresent(ReviewVerdict.self, forKey: .reviewVerdict)
         hash = try container.decode(String.self, forKey: .hash)
         previousHash = try container.decode(String.self, forKey: .previousHash)
     }
@@ -102,6 +106,7 @@ extension EventRecord {
         try container.encodeIfPresent(revisedType, forKey: .revisedType)
         try container.encodeIfPresent(revisedConfidence, forKey: .revisedConfidence)
         try container.encodeIfPresent(revisionHash, forKey: .revisionHash)
+        try container.encodeIfPresent(reviewVerdict, forKey: .reviewVerdict)
         try container.encode(hash, forKey: .hash)
         try container.encode(previousHash, forKey: .previousHash)
     }
@@ -139,6 +144,7 @@ extension EventRecord: FetchableRecord, TableRecord {
         public static let clipSha256 = Column("clipSha256")
         public static let revisedKind = Column("revisedKind")
         public static let revisedType = Column("revisedType")
+        public static let reviewVerdict = Column("reviewVerdict")
         public static let hash = Column("hash")
         public static let previousHash = Column("previousHash")
     }

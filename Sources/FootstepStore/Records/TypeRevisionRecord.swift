@@ -5,7 +5,9 @@ import GRDB
 /// An event's label named again after it was stored (table `typeRevision`):
 /// by the gait context once the impacts around a provisionally reported event
 /// were heard (its kind can change: an `other` on the beat of a walk becomes a
-/// footstep), or by the bout typer once a step's whole bout was heard.
+/// footstep), by the bout typer once a step's whole bout was heard, or by a
+/// person who listened to it: a review (``verdict`` set) confirms, rejects or
+/// relabels it and names who (``reviewerUid``, ``reviewer``).
 ///
 /// The event row keeps the type it was stored with (covered by the event's hash);
 /// revisions are appended, never edited, and each is hashed (``RevisionHasher``)
@@ -33,8 +35,14 @@ public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
     public var type: FootstepType
     /// The confidence of the new type, 0…1.
     public var confidence: Double
-    /// Who revised it and why, e.g. `bout typer: 14-step bout`.
+    /// Who revised it and why, e.g. `bout typer: 14-step bout`; a review's own reason (may be empty).
     public var reason: String
+    /// A review's verdict; nil for a revision the pipeline made.
+    public var verdict: ReviewVerdict?
+    /// The reviewer's uid, from the control socket's peer credentials (reviews only).
+    public var reviewerUid: Int64?
+    /// The reviewer's user name as the daemon's machine resolved the uid (reviews only).
+    public var reviewer: String?
     /// Whether the revision changes the kind (footstep or `other`), not only the type.
     public var changesKind: Bool { kind != previousKind }
     /// The event's hash (first revision) or the previous revision's hash.
@@ -45,7 +53,8 @@ public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
     public init(
         id: Int64? = nil, eventId: Int64, revisedAt: Date, previousKind: EventKind = .footstep,
         previousType: FootstepType, kind: EventKind = .footstep, type: FootstepType, confidence: Double,
-        reason: String, previousHash: String, hash: String
+        reason: String, verdict: ReviewVerdict? = nil, reviewerUid: Int64? = nil, reviewer: String? = nil,
+        previousHash: String, hash: String
     ) {
         self.id = id
         self.eventId = eventId
@@ -56,6 +65,9 @@ public struct TypeRevisionRecord: Codable, Sendable, Hashable, Identifiable {
         self.type = type
         self.confidence = confidence
         self.reason = reason
+        self.verdict = verdict
+        self.reviewerUid = reviewerUid
+        self.reviewer = reviewer
         self.previousHash = previousHash
         self.hash = hash
     }

@@ -15,6 +15,8 @@ public struct EventFilter: Sendable, Hashable {
     public var kind: EventKind?
     /// Only events with at least this confidence.
     public var minConfidence: Double?
+    /// Only events of this review state.
+    public var review: ReviewState?
     /// Page size (clamped to 1…10,000).
     public var limit: Int
     /// Continue after this cursor (from the previous page's `nextCursor`).
@@ -28,8 +30,8 @@ public struct EventFilter: Sendable, Hashable {
     /// Creates a filter; all criteria are optional.
     public init(
         sessionId: Int64? = nil, from: Date? = nil, to: Date? = nil, type: FootstepType? = nil,
-        kind: EventKind? = nil, minConfidence: Double? = nil, limit: Int = 100, after: TimeCursor? = nil,
-        order: TimeOrder = .ascending
+        kind: EventKind? = nil, minConfidence: Double? = nil, review: ReviewState? = nil, limit: Int = 100,
+        after: TimeCursor? = nil, order: TimeOrder = .ascending
     ) {
         self.sessionId = sessionId
         self.from = from
@@ -37,6 +39,7 @@ public struct EventFilter: Sendable, Hashable {
         self.type = type
         self.kind = kind
         self.minConfidence = minConfidence
+        self.review = review
         self.limit = limit
         self.after = after
         self.order = order

@@ -6,7 +6,7 @@ public struct SessionSummary: Sendable, Hashable, Identifiable {
     public var session: SessionRecord
     /// Events of all kinds.
     public var eventCount: Int
-    /// Events of kind `footstep`.
+    /// Events of kind `footstep`, those a review rejected left out.
     public var footstepCount: Int
     /// Audio files recorded.
     public var audioFileCount: Int
