@@ -107,6 +107,11 @@ extension ControlClient {
         String(decoding: try await data(.metrics), as: UTF8.self)
     }
 
+    /// Confirms, rejects or relabels events, a bout or a range, as the user this process runs as.
+    public func review(_ review: ReviewRequest) async throws(ControlClientError) -> ReviewResponse {
+        try await value(ReviewResponse.self, try .review(review))
+    }
+
     /// Writes a diary entry or a mark.
     public func addDiaryEntry(_ entry: DiaryEntryRequest) async throws(ControlClientError) -> DiaryEntryResponse {
         try await value(DiaryEntryResponse.self, .addDiaryEntry(entry))

@@ -14,6 +14,7 @@ extension ControlRequest {
         public var type: FootstepType?
         public var kind: EventKind?
         public var minConfidence: Double?
+        public var review: ReviewState?
         /// Page size (the server clamps it).
         public var limit: Int?
         /// `next_cursor` of the previous page.
@@ -21,7 +22,8 @@ extension ControlRequest {
 
         public init(
             from: Date? = nil, to: Date? = nil, session: Int64? = nil, type: FootstepType? = nil,
-            kind: EventKind? = nil, minConfidence: Double? = nil, limit: Int? = nil, cursor: String? = nil
+            kind: EventKind? = nil, minConfidence: Double? = nil, review: ReviewState? = nil, limit: Int? = nil,
+            cursor: String? = nil
         ) {
             self.from = from
             self.to = to
@@ -29,6 +31,7 @@ extension ControlRequest {
             self.type = type
             self.kind = kind
             self.minConfidence = minConfidence
+            self.review = review
             self.limit = limit
             self.cursor = cursor
         }
@@ -78,7 +81,7 @@ extension ControlRequest {
                 ("from", query.from.map(APIJSON.formatDate)), ("to", query.to.map(APIJSON.formatDate)),
                 ("session", query.session.map(String.init)), ("type", query.type?.rawValue),
                 ("kind", query.kind?.rawValue), ("min_confidence", query.minConfidence.map { String($0) }),
-                ("limit", query.limit.map(String.init)), ("cursor", query.cursor),
+                ("review", query.review?.rawValue), ("limit", query.limit.map(String.init)), ("cursor", query.cursor),
             ])
     }
 
@@ -89,6 +92,11 @@ extension ControlRequest {
     }
 
     public static func clip(_ id: Int64) -> ControlRequest { ControlRequest(.get, APIPaths.clip(id)) }
+
+    /// `POST /v1/reviews` (admin group).
+    public static func review(_ review: ReviewRequest) throws(ControlClientError) -> ControlRequest {
+        try ControlRequest(.post, APIPaths.reviews, json: review)
+    }
 
     public static func levels(_ query: RangeQuery) -> ControlRequest { range(APIPaths.levels, query) }
 

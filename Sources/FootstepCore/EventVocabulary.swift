@@ -35,6 +35,13 @@ public enum ReviewVerdict: String, Sendable, Codable, CaseIterable {
     case rejected
 }
 
+/// Which events a listing keeps by their review (`events list --review`).
+public enum ReviewState: String, Sendable, Codable, CaseIterable {
+    case unreviewed
+    case confirmed
+    case rejected
+}
+
 /// How loud an event was relative to the background, in three steps.
 public enum Intensity: String, Sendable, Codable, CaseIterable {
     case low

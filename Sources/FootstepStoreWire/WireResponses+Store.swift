@@ -18,7 +18,8 @@ extension EventResponse {
             id: event.id ?? 0, sessionId: event.sessionId, timestamp: event.timestamp, measurements: measurements,
             notes: event.notes, boutId: event.boutId, hasClip: event.clipPath != nil, hash: event.hash,
             revisedFrom: event.currentKind == event.kind && event.currentType == event.type
-                ? nil : event.kind.label(event.type))
+                ? nil : event.kind.label(event.type),
+            review: event.reviewVerdict)
     }
 }
 

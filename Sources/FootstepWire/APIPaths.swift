@@ -10,12 +10,15 @@ public enum APIPaths {
     public static func recording(_ action: String) -> String { "/v1/recording/\(action)" }
     public static let sessions = "/v1/sessions"
     public static func session(_ id: Int64) -> String { "/v1/sessions/\(id)" }
-    /// Query: `from`, `to` (ISO 8601), `session`, `type`, `kind`, `min_confidence`, `limit`, `cursor`.
+    /// Query: `from`, `to` (ISO 8601), `session`, `type`, `kind`, `min_confidence`, `review`
+    /// (`unreviewed`, `confirmed`, `rejected`), `limit`, `cursor`.
     public static let events = "/v1/events"
     public static func event(_ id: Int64) -> String { "/v1/events/\(id)" }
     /// The event's audio clip (`audio/flac` or `audio/wav`).
     public static func clip(_ id: Int64) -> String { "/v1/events/\(id)/clip" }
     public static let eventsLive = "/v1/events/live"
+    /// `POST` a ``ReviewRequest`` (admin): confirm, reject or relabel events, a bout or a range.
+    public static let reviews = "/v1/reviews"
     /// Query: `from`, `to`, `session`, `limit`, `cursor`.
     public static let levels = "/v1/levels"
     public static let levelsLive = "/v1/levels/live"

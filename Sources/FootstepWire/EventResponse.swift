@@ -26,10 +26,12 @@ public struct EventResponse: Codable, Sendable, Equatable {
     /// impacts around it were heard, the bout typer once its whole bout was)
     /// changed the label; absent otherwise.
     public var revisedFrom: String?
+    /// What a person who reviewed it said (`confirmed`, `rejected`); absent while nobody has.
+    public var review: ReviewVerdict?
 
     public init(
         id: Int64, sessionId: Int64, timestamp: Date, measurements: EventMeasurements, notes: String, boutId: Int64?,
-        hasClip: Bool, hash: String, revisedFrom: String? = nil
+        hasClip: Bool, hash: String, revisedFrom: String? = nil, review: ReviewVerdict? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -40,6 +42,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         self.hasClip = hasClip
         self.hash = hash
         self.revisedFrom = revisedFrom
+        self.review = review
     }
 
     /// A measured field (`event.laMax`, `event.type`, …).
@@ -55,7 +58,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         case lcMax = "lc_max"
         case peakDBFS = "peak_dbfs"
         case backgroundLA = "background_la"
-        case id, timestamp, notes, hash
+        case id, timestamp, notes, hash, review
         case sessionId = "session_id"
         case boutId = "bout_id"
         case hasClip = "has_clip"
@@ -78,6 +81,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         hasClip = try c.decode(Bool.self, forKey: .hasClip)
         hash = try c.decode(String.self, forKey: .hash)
         revisedFrom = try c.decodeIfPresent(String.self, forKey: .revisedFrom)
+        review = try c.decodeIfPresent(ReviewVerdict.self, forKey: .review)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,6 +104,7 @@ public struct EventResponse: Codable, Sendable, Equatable {
         try c.encode(hasClip, forKey: .hasClip)
         try c.encode(hash, forKey: .hash)
         try c.encodeIfPresent(revisedFrom, forKey: .revisedFrom)
+        try c.encodeIfPresent(review, forKey: .review)
     }
 }
 

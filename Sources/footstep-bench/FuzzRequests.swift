@@ -18,7 +18,7 @@ struct FuzzRequests {
         ("GET", "/v1/levels"), ("GET", "/v1/bouts"),
         ("GET", "/v1/levels/live"), ("GET", "/v1/events/live"),
         ("GET", "/v1/config"), ("POST", "/v1/config/reload"), ("POST", "/v1/calibration"),
-        ("POST", "/v1/diary"), ("GET", "/v1/diary"), ("GET", "/v1/recordings"),
+        ("POST", "/v1/diary"), ("GET", "/v1/diary"), ("GET", "/v1/recordings"), ("POST", "/v1/reviews"),
         ("GET", "/metrics"),
     ]
 
@@ -46,14 +46,20 @@ struct FuzzRequests {
         ".1", "..", "1.2.3", "-1.-1", "0.0", "1735689600.5", "%2E", String(repeating: "1", count: 400) + ".1",
     ]
 
-    static let parameterNames = ["from", "to", "kind", "type", "limit", "min_confidence", "session", "cursor"]
-    static let words = ["footstep", "other", "heel_strike", "stomping", "unknown", "", "%", "%G1", "%C0%AF", "\u{0}", "é"]
+    static let parameterNames = ["from", "to", "kind", "type", "limit", "min_confidence", "session", "cursor", "review"]
+    static let words = [
+        "footstep", "other", "heel_strike", "stomping", "unknown", "", "%", "%G1", "%C0%AF", "\u{0}", "é", "rejected",
+        "unreviewed",
+    ]
 
     /// JSON bodies for the routes that take one: each field at extremes, wrong types and broken documents.
-    static let fieldNames = ["title", "notes", "offset_db", "reference_db", "method", "reference", "kind", "at", "duration_seconds", "text"]
+    static let fieldNames = [
+        "title", "notes", "offset_db", "reference_db", "method", "reference", "kind", "at", "duration_seconds", "text",
+        "action", "type", "events", "bout", "from", "to", "reason",
+    ]
     static let jsonValues = [
         "null", "true", "0", "-1", "1e308", "-1e308", "1e999", "-0.0", "9223372036854775808", "\"\"", "\"x\"",
-        "\"NaN\"", "\"2026-11-24T00:00:00Z\"", "\"9999-99-99T99:99:99Z\"", "[]", "{}", "[[[[[[[[]]]]]]]]",
+        "\"NaN\"", "\"2026-11-24T00:00:00Z\"", "\"reject\"", "\"relabel\"", "[1, 2, 3]", "[-1, 9223372036854775807]", "\"9999-99-99T99:99:99Z\"", "[]", "{}", "[[[[[[[[]]]]]]]]",
         "\"" + String(repeating: "a", count: 70_000) + "\"", "\"\\ud800\"", "\"\\u0000\"", "NaN", "Infinity",
     ]
 
@@ -74,7 +80,7 @@ struct FuzzRequests {
             switch name {
             case "from", "to": value = pickOne(Self.dates)
             case "cursor": value = pickOne(Self.cursors)
-            case "kind", "type": value = pickOne(Self.words)
+            case "kind", "type", "review": value = pickOne(Self.words)
             default: value = pickOne(Self.numbers)
             }
             query.append("\(name)=\(value)")

@@ -22,6 +22,7 @@ struct ControlAccessTests {
             ("PATCH", "/v1/events/\(event)", #"{"notes":"hacked"}"#),
             ("POST", "/v1/config/reload", nil),
             ("POST", "/v1/calibration", #"{"offset_db":10,"method":"hack"}"#),
+            ("POST", "/v1/reviews", #"{"action":"reject","events":[\#(event)],"reason":"hacked"}"#),
         ]
     }
 
@@ -97,6 +98,54 @@ struct ControlAccessTests {
         let response = try await daemon.curl("POST", "/v1/recording/pause", asNobody: true)
         #expect(response.status == 200)
         #expect(daemon.daemon.status.state == .paused)
+        try await daemon.stop()
+    }
+
+    /// A review names the peer the kernel vouches for: nobody (uid 65534), an admin here, rejects a bout and
+    /// relabels an event; the store keeps that uid and name, the listing filters by it, and the counts drop.
+    @Test func aReviewIsStoredUnderThePeersUidAndName() async throws {
+        let daemon = try APITestDaemon(configure: {
+            $0.socket.readGroup = "nogroup"
+            $0.socket.adminGroup = "nogroup"
+        })
+        Self.openDirectories(daemon)
+        try await daemon.start()
+        try await daemon.waitForEvents(4)
+        #expect(try await daemon.curl("POST", "/v1/recording/stop").status == 200)
+        let events = try daemon.database.events(EventFilter(kind: .footstep, limit: 10_000)).items
+        let ids = events.prefix(3).map { $0.id! }.sorted()
+
+        let rejected = try await daemon.curl(
+            "POST", "/v1/reviews", body: #"{"action":"reject","events":[\#(ids[0]),\#(ids[1])],"reason":"the radio"}"#,
+            asNobody: true)
+        #expect(rejected.status == 200, "\(String(decoding: rejected.body, as: UTF8.self))")
+        let answer = try rejected.decode(ReviewResponse.self)
+        #expect(answer.reviewed == [ids[0], ids[1]] && answer.reviewerUid == 65534 && answer.reviewer == "nobody")
+        let relabel = try await daemon.curl(
+            "POST", "/v1/reviews", body: #"{"action":"relabel","type":"shuffling","events":[\#(ids[2])]}"#, asNobody: true)
+        #expect(relabel.status == 200)
+
+        let stored = try daemon.database.revisions(ofEvents: ids).filter { $0.verdict != nil }
+        #expect(stored.map(\.reviewerUid) == [65534, 65534, 65534])
+        #expect(stored.map(\.reviewer) == ["nobody", "nobody", "nobody"])
+        #expect(stored.map(\.reason) == ["the radio", "the radio", ""])
+        let listed = try await daemon.curl("GET", "/v1/events?review=rejected", asNobody: true)
+        #expect(try listed.decode(PageResponse<EventResponse>.self).items.map(\.id) == [ids[0], ids[1]])
+        #expect(try daemon.database.event(ids[2])?.currentType == .shuffling)
+        #expect(try daemon.database.verifyRevisions().isIntact)
+
+        // A malformed review is refused, naming what is wrong, and stores nothing.
+        for (body, names) in [
+            (#"{"action":"relabel","events":[\#(ids[0])]}"#, "type"),
+            (#"{"action":"delete","events":[\#(ids[0])]}"#, "action"),
+            (#"{"action":"reject","events":[\#(ids[0])],"bout":3}"#, "exactly one target"),
+            (#"{"action":"reject","events":[999999]}"#, "999999"),
+        ] {
+            let response = try await daemon.curl("POST", "/v1/reviews", body: body)
+            #expect((400..<500).contains(response.status), "\(body)")
+            #expect(try response.decode(ErrorResponse.self).error.message.contains(names), "\(String(decoding: response.body, as: UTF8.self))")
+        }
+        #expect(try daemon.database.revisions(ofEvents: ids).filter { $0.verdict != nil }.count == 3)
         try await daemon.stop()
     }
 

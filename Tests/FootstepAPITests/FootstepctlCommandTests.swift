@@ -252,6 +252,51 @@ struct FootstepctlCommandTests {
         }
     }
 
+    @Test func eventsAreConfirmedRejectedAndRelabelledByIdBoutAndRange() async throws {
+        try await APITestDaemon.with { daemon in
+            let socket = daemon.socketPath
+            try await daemon.waitForEvents(6)
+            _ = try Self.ctl(["stop"], socket: socket)
+            let database = daemon.database
+            let events = try database.events(EventFilter(limit: 10_000)).items
+            let ids = events.map { $0.id! }
+
+            let rejected = try Self.ctl(["events", "reject", String(ids[0]), String(ids[1]), "--reason", "a door"], socket: socket)
+            #expect(rejected.status == 0, "\(rejected.stderr)")
+            #expect(rejected.stdout == "2 events rejected by root\n")
+            let relabelled = try Self.decode(
+                ReviewResponse.self, try Self.ctl(["events", "relabel", "stomping", String(ids[2]), "--json"], socket: socket))
+            #expect(relabelled.reviewed == [ids[2]] && relabelled.verdict == .confirmed && relabelled.reviewerUid == 0)
+            // A range: every event with its onset in it, one request.
+            let from = APIJSON.formatDate(events[3].timestamp)
+            let to = APIJSON.formatDate(events[5].timestamp)
+            let range = try Self.ctl(["events", "confirm", "--from", from, "--to", to], socket: socket)
+            #expect(range.stdout == "2 events confirmed by root\n", "\(range.stderr)")
+            let again = try Self.ctl(["events", "confirm", "--from", from, "--to", to], socket: socket)
+            #expect(again.stdout == "0 events confirmed by root; 2 already so\n")
+
+            let listed = try Self.decode(
+                PageResponse<EventResponse>.self, try Self.ctl(["events", "list", "--review", "rejected", "--json"], socket: socket))
+            #expect(listed.items.map(\.id) == [ids[0], ids[1]])
+            #expect(listed.items.allSatisfy { $0.review == .rejected })
+            let table = try Self.ctl(["events", "list", "--review", "confirmed"], socket: socket)
+            #expect(table.stdout.contains("REVIEW") && table.stdout.contains("confirmed"))
+            #expect(try database.event(ids[2])?.currentType == .stomping)
+
+            // Bad targets are refused before anything is sent.
+            let none = try Self.ctl(["events", "reject"], socket: socket)
+            #expect(none.status == 64 && none.stderr.contains("--bout N, or --from and --to"))
+            let both = try Self.ctl(["events", "reject", "1", "--bout", "2"], socket: socket)
+            #expect(both.status == 64)
+            let unknown = try Self.ctl(["events", "relabel", "unknown", "1"], socket: socket)
+            #expect(unknown.status == 64 && unknown.stderr.contains("names a footstep type"))
+            let missing = try Self.ctl(["events", "reject", "999999"], socket: socket)
+            #expect(missing.status != 0 && missing.stderr.contains("999999"))
+            #expect(try database.revisions(ofEvents: ids).filter { $0.verdict != nil }.count == 5)
+            #expect(try database.verifyRevisions().isIntact)
+        }
+    }
+
     @Test func recordingControlAndConfiguration() async throws {
         try await APITestDaemon.with(configurationText: "[detection]\nthreshold = 1.5\n") { daemon in
             let socket = daemon.socketPath

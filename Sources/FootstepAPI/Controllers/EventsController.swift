@@ -13,7 +13,7 @@ struct EventsController {
     let logger: Logger
 
     static let listParameters: Set<String> = [
-        "from", "to", "session", "type", "kind", "min_confidence", "limit", "cursor",
+        "from", "to", "session", "type", "kind", "min_confidence", "review", "limit", "cursor",
     ]
 
     var routes: [Route] {
@@ -65,6 +65,7 @@ struct EventsController {
             sessionId: try query.int("session", range: 1...Int64.max), from: from, to: to,
             type: try query.enumeration("type", FootstepType.self), kind: try query.enumeration("kind", EventKind.self),
             minConfidence: try query.double("min_confidence", range: 0...1),
+            review: try query.enumeration("review", ReviewState.self),
             limit: Int(try query.int("limit", range: 1...Int64(EventFilter.maximumLimit)) ?? 100),
             after: try query.cursor())
     }

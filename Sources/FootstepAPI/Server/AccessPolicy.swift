@@ -103,17 +103,23 @@ public final class AccessPolicy: Sendable {
         return sameUser ? groups : []
     }
 
-    /// The groups of the user with `uid` (empty for a uid without a passwd entry).
-    static func supplementaryGroups(uid: uid_t) -> Set<gid_t> {
+    /// The user name and primary gid of `uid` (`/etc/passwd`, NSS), or nil without a passwd entry.
+    public static func user(uid: uid_t) -> (name: String, gid: gid_t)? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16 * 1024)
         guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
-            return []
+            return nil
         }
+        return (String(cString: name), entry.pw_gid)
+    }
+
+    /// The groups of the user with `uid` (empty for a uid without a passwd entry).
+    static func supplementaryGroups(uid: uid_t) -> Set<gid_t> {
+        guard let user = user(uid: uid) else { return [] }
         var count: Int32 = 64
         var groups = [gid_t](repeating: 0, count: Int(count))
-        while getgrouplist(name, entry.pw_gid, &groups, &count) < 0 {
+        while getgrouplist(user.name, user.gid, &groups, &count) < 0 {
             guard count < 65_536 else { return [] }
             groups = [gid_t](repeating: 0, count: Int(count) * 2)
             count = Int32(groups.count)

@@ -45,6 +45,11 @@ public protocol ControlBackend: Sendable {
     /// brings what the status counts (today's events) in line with the store.
     func deleteSession(_ id: Int64, reason: String) async throws -> SessionDeletion
 
+    /// Stores a review (``FootstepDatabase/review(_:_:by:reason:at:)``) where the daemon writes, and brings
+    /// what the status counts (today's footsteps, rejected ones left out) in line with the store.
+    func review(_ target: ReviewTarget, _ action: ReviewAction, by reviewer: Reviewer, reason: String) async throws
+        -> ReviewOutcome
+
     /// Applies a calibration offset (already stored) to the levels from now on.
     func applyCalibration(offsetDB: Double) async throws
 
@@ -73,5 +78,12 @@ extension ControlBackend {
     /// The deletion alone, for a backend whose status counts nothing.
     public func deleteSession(_ id: Int64, reason: String) async throws -> SessionDeletion {
         try await write { try $0.deleteSession(id, reason: reason) }
+    }
+
+    /// The review alone, for a backend whose status counts nothing.
+    public func review(_ target: ReviewTarget, _ action: ReviewAction, by reviewer: Reviewer, reason: String)
+        async throws -> ReviewOutcome
+    {
+        try await write { try $0.review(target, action, by: reviewer, reason: reason) }
     }
 }

@@ -142,6 +142,7 @@ public struct ControlServer: Service, CustomStringConvertible {
             + LiveController(backend: backend, writeTimeout: configuration.liveWriteTimeout).routes
             + ConfigController(backend: backend, bodyLimit: limit, logger: logger).routes
             + DiaryController(backend: backend, bodyLimit: limit, logger: logger).routes
+            + ReviewsController(backend: backend, bodyLimit: limit, logger: logger).routes
             + RecordingsController(backend: backend).routes
             + MetricsController(backend: backend, metrics: metrics).routes
     }

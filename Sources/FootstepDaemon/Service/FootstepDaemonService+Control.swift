@@ -86,6 +86,14 @@ public struct DaemonControlBackend: ControlBackend {
         return deletion
     }
 
+    public func review(_ target: ReviewTarget, _ action: ReviewAction, by reviewer: Reviewer, reason: String)
+        async throws -> ReviewOutcome
+    {
+        let outcome = try await write { try $0.review(target, action, by: reviewer, reason: reason) }
+        if !outcome.reviews.isEmpty { daemon.recountToday() }
+        return outcome
+    }
+
     // MARK: Configuration and calibration
 
     public func reloadConfiguration() async throws -> ActionResponse {

@@ -48,10 +48,3 @@ public struct ReviewOutcome: Sendable, Hashable {
         self.unchangedEventIds = unchangedEventIds
     }
 }
-
-/// Which events a listing keeps by their review (``EventFilter/review``).
-public enum ReviewState: String, Sendable, Hashable, CaseIterable {
-    case unreviewed
-    case confirmed
-    case rejected
-}

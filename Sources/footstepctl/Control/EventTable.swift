@@ -9,13 +9,14 @@ enum EventTable {
             .init(header: "ID", right: true), .init(header: "TIME"), .init(header: "SESSION", right: true),
             .init(header: "TYPE"), .init(header: "CONF", right: true), .init(header: "INTENSITY"),
             .init(header: "LAFMAX", right: true), .init(header: "DURATION", right: true), .init(header: "CLIP"),
-            .init(header: "NOTES", flexible: true),
+            .init(header: "REVIEW"), .init(header: "NOTES", flexible: true),
         ])
         for event in events {
             table.append([
                 String(event.id), HumanFormat.time(event.timestamp), String(event.sessionId), label(event),
                 HumanFormat.fraction(event.confidence), event.intensity.rawValue, HumanFormat.decibels(event.laMax),
-                String(format: "%.2f s", event.duration), event.hasClip ? "yes" : "-", event.notes,
+                String(format: "%.2f s", event.duration), event.hasClip ? "yes" : "-", event.review?.rawValue ?? "-",
+                event.notes,
             ])
         }
         table.render(width: terminal.width).forEach { Swift.print($0) }
@@ -69,6 +70,7 @@ enum EventTable {
         rows.append(("peak", HumanFormat.decibels(event.peakDBFS) + " dBFS"))
         if let background = event.backgroundLA { rows.append(("background", HumanFormat.decibels(background) + " dB(A)")) }
         if let bout = event.boutId { rows.append(("bout", String(bout))) }
+        rows.append(("review", event.review?.rawValue ?? "not reviewed (footstepctl events confirm|reject|relabel)"))
         rows.append(("clip", event.hasClip ? "yes (footstepctl clip \(event.id) -o FILE)" : "none"))
         rows.append(("hash", event.hash))
         if !event.notes.isEmpty { rows.append(("notes", event.notes)) }

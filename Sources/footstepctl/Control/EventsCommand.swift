@@ -7,8 +7,8 @@ import Foundation
 extension FootstepCtl {
     struct Events: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List, show or annotate detected events.",
-            subcommands: [List.self, Show.self, Note.self],
+            abstract: "List, show, annotate or review detected events.",
+            subcommands: [List.self, Show.self, Note.self, Confirm.self, Reject.self, Relabel.self],
             defaultSubcommand: List.self)
 
         struct List: AsyncParsableCommand {
@@ -24,6 +24,7 @@ extension FootstepCtl {
                       footstepctl events list --from yesterday --type stomping
                       footstepctl events list --from 2h --kind footstep --min-confidence 0.8
                       footstepctl events list --from "2025-01-31 22:00" --to "2025-02-01 07:00" --json
+                      footstepctl events list --from yesterday --review unreviewed
                     """))
 
             @OptionGroup var filter: EventFilterOptions
@@ -96,6 +97,8 @@ struct EventFilterOptions: ParsableArguments {
     @Option(help: "Only this kind: footstep or other.") var kind: EventKind?
     @Option(help: ArgumentHelp("Only events classified with at least this confidence (0…1).", valueName: "P"))
     var minConfidence: Double?
+    @Option(help: "Only events a person has reviewed so, or not: unreviewed, confirmed, rejected.")
+    var review: ReviewState?
     @Option(help: "At most this many events (pages are followed up to it).") var limit = 100
     @Option(help: .hidden) var pageSize = 1000
 
@@ -110,7 +113,8 @@ struct EventFilterOptions: ParsableArguments {
 
     var query: ControlRequest.EventQuery {
         ControlRequest.EventQuery(
-            from: from?.date, to: to?.date, session: session, type: type, kind: kind, minConfidence: minConfidence)
+            from: from?.date, to: to?.date, session: session, type: type, kind: kind, minConfidence: minConfidence,
+            review: review)
     }
 
     /// Up to `limit` events; `raw` is the server's own document when one page held them all.
@@ -131,3 +135,4 @@ struct EventFilterOptions: ParsableArguments {
 
 extension FootstepType: ExpressibleByArgument {}
 extension EventKind: ExpressibleByArgument {}
+extension ReviewState: ExpressibleByArgument {}
