@@ -18,8 +18,12 @@ public struct ReportDocument: Sendable {
     public var diary: [ReportDiaryItem]
     /// Standard rules first, then the user's.
     public var rules: [RuleCheck]
-    /// Every event in the scope, oldest first.
+    /// Every event in the scope that counts, oldest first: those a review rejected are in ``rejected``.
     public var events: [ReportEvent]
+    /// The events in the scope a review rejected, oldest first: listed with their reasons, counted nowhere else.
+    public var rejected: [ReportEvent]
+    /// The review of each night of `statistics.nights`, in the same order.
+    public var nightReviews: [NightReview]
     /// Every level interval in the scope, oldest first.
     public var levels: [ReportLevelInterval]
     /// The events the PDF and HTML list, oldest first: all of them, or when there are more
@@ -28,6 +32,19 @@ public struct ReportDocument: Sendable {
     /// The loudest events, loudest first, at least `loudestSeparation` apart (one incident once), with their audio
     /// when it could be read.
     public var loudest: [LoudestEvent]
+
+    /// How many events of a night a person confirmed, rejected or left unreviewed, and who reviewed them.
+    public struct NightReview: Sendable, Equatable {
+        public var confirmed = 0
+        public var rejected = 0
+        public var unreviewed = 0
+        /// The reviewers' user names, sorted.
+        public var reviewers: [String] = []
+
+        /// Nobody reviewed any event of the night.
+        public var isUnreviewed: Bool { confirmed == 0 && rejected == 0 }
+        public var events: Int { confirmed + rejected + unreviewed }
+    }
 
     /// One of the loudest events.
     public struct LoudestEvent: Sendable {
@@ -58,9 +75,11 @@ public struct ReportDocument: Sendable {
             ReportDiaryItem(time: $0.timestamp, kind: .event, text: "event \($0.id.map(String.init) ?? "") (\($0.kind.label($0.type))): \($0.notes)")
         }
         self.diary = (diary.filter { scope.contains($0.time) } + eventNotes).sorted { $0.time < $1.time }
-        let inScope = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
+        let all = events.filter { scope.contains($0.timestamp) }.sorted { $0.timestamp < $1.timestamp }
+        let inScope = all.filter { !$0.isRejected }
         let levelsInScope = levels.filter { scope.contains($0.start) }.sorted { $0.start < $1.start }
         self.events = inScope
+        rejected = all.filter(\.isRejected)
         self.levels = levelsInScope
         statistics = EvidenceStatistics(events: inScope, levels: levelsInScope, bouts: bouts, scope: scope)
         if let coverage {
@@ -71,6 +90,9 @@ public struct ReportDocument: Sendable {
                 statistics.nights[index].recordedSeconds = coverage.recordedSeconds(from: from, to: to)
                 statistics.nights[index].windowSeconds = max(0, to.timeIntervalSince(from))
             }
+        }
+        nightReviews = statistics.nights.map { night in
+            Self.review(of: EvidenceStatistics.slice(all, from: night.start, to: night.end, time: \.timestamp))
         }
         rules = RuleCheck.checks(ReportRule.standard + options.rules, events: inScope, levels: levelsInScope, scope: scope)
         // Indices, not the events, are sorted: an event is a large value and a month has 100,000.
@@ -88,6 +110,34 @@ public struct ReportDocument: Sendable {
             let clip = audio(event)
             return LoudestEvent(event: event, audio: clip, thumbnail: clip.map { AudioThumbnail($0) })
         }
+    }
+
+    /// The review counts of `events` (one night's, rejected ones included).
+    static func review(of events: ArraySlice<ReportEvent>) -> NightReview {
+        var review = NightReview()
+        var reviewers = Set<String>()
+        for event in events {
+            switch event.review?.verdict {
+            case .confirmed?: review.confirmed += 1
+            case .rejected?: review.rejected += 1
+            case nil: review.unreviewed += 1
+            }
+            if let reviewer = event.review?.reviewer { reviewers.insert(reviewer) }
+        }
+        review.reviewers = reviewers.sorted()
+        return review
+    }
+
+    /// One line saying how a night was reviewed: "12 confirmed, 3 rejected, 40 not reviewed (by alice)", or that
+    /// nobody listened to its events.
+    public func reviewLine(_ index: Int) -> String {
+        let review = nightReviews[index]
+        guard review.events > 0 else { return "no events" }
+        guard !review.isUnreviewed else {
+            return "not reviewed: nobody has listened to its \(review.events) event\(review.events == 1 ? "" : "s") yet"
+        }
+        return "\(review.confirmed) confirmed, \(review.rejected) rejected, \(review.unreviewed) not reviewed"
+            + " (by \(review.reviewers.joined(separator: ", ")))"
     }
 
     /// How far apart the loudest events' onsets must be: the raps of one knock or the steps of one stomp

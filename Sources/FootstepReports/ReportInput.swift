@@ -31,12 +31,15 @@ public struct ReportEvent: Sendable, Equatable {
     public var notes: String
     /// The event's audio clip, if one was kept.
     public var clip: ReportClipFile?
+    /// What a person who listened said of it (nil: nobody reviewed it).
+    public var review: ReportReview?
 
     /// Creates an event.
     public init(
         id: Int64? = nil, sessionId: Int64? = nil, timestamp: Date, duration: Double = 0, kind: EventKind,
         type: FootstepType, confidence: Double, intensity: Intensity? = nil, laMax: Double, lcMax: Double? = nil,
-        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil, revisedFrom: String? = nil
+        sel: Double? = nil, notes: String = "", clip: ReportClipFile? = nil, revisedFrom: String? = nil,
+        review: ReportReview? = nil
     ) {
         self.id = id
         self.sessionId = sessionId
@@ -52,13 +55,32 @@ public struct ReportEvent: Sendable, Equatable {
         self.notes = notes
         self.clip = clip
         self.revisedFrom = revisedFrom
+        self.review = review
     }
+
+    /// Whether a review rejected it: left out of counts, rule checks, charts and the loudest list.
+    public var isRejected: Bool { review?.verdict == .rejected }
 
     /// `other`, or the footstep's type, marked `*` if a revision changed it
     /// (``ReportDocument/revisionNote`` explains the mark).
     public var typeLabel: String {
         let label = kind.label(type)
         return revisedFrom == nil ? label : label + "*"
+    }
+}
+
+/// An event's latest review: its verdict, who gave it and why.
+public struct ReportReview: Sendable, Equatable {
+    public var verdict: ReviewVerdict
+    /// The reviewer's user name.
+    public var reviewer: String
+    /// Why (may be empty).
+    public var reason: String
+
+    public init(verdict: ReviewVerdict, reviewer: String, reason: String = "") {
+        self.verdict = verdict
+        self.reviewer = reviewer
+        self.reason = reason
     }
 }
 

@@ -328,3 +328,64 @@ public enum ReportDuration {
         return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
 }
+
+extension ReportDocument {
+    /// Whether the report's events come from a store, where they can be reviewed (an analysed recording's cannot).
+    public var reviewable: Bool { (events.first ?? rejected.first)?.id != nil }
+
+    /// Whether no event of the period has a review.
+    public var nobodyReviewed: Bool { rejected.isEmpty && !events.contains { $0.review != nil } }
+
+    /// What the review section says first: how much of the period a person listened to.
+    public var reviewStatement: String {
+        let reviewed = events.lazy.filter { $0.review != nil }.count + rejected.count
+        let total = events.count + rejected.count
+        guard !nobodyReviewed else {
+            return "Not reviewed: nobody has listened to these events yet (footstepctl events confirm, reject, relabel). "
+                + "Every event counts as detected."
+        }
+        return "\(reviewed) of \(total) events were reviewed by a person who listened to them. "
+            + "Rejected events (\(rejected.count) in the period) are left out of every count, rule check, chart and "
+            + "list above and are listed below with their reasons; they stay in the evidence chain."
+    }
+
+    /// One row per night: confirmed, rejected and unreviewed events, and who reviewed them.
+    var reviewTable: ReportTable {
+        var table = ReportTable(
+            columns: [
+                .init("Night of", 1.2, numeric: false), .init("Confirmed", 0.9), .init("Rejected", 0.9),
+                .init("Not reviewed", 1), .init("Review", 4, numeric: false),
+            ], rows: [])
+        for (index, night) in statistics.nights.enumerated() {
+            let review = nightReviews[index]
+            table.rows.append([
+                night.date + (night.partial ? " *" : ""), String(review.confirmed), String(review.rejected),
+                String(review.unreviewed),
+                review.isUnreviewed
+                    ? (review.events == 0 ? "no events" : "not reviewed")
+                    : "by " + review.reviewers.joined(separator: ", "),
+            ])
+            if review.isUnreviewed && review.events > 0 { table.highlighted.insert(index) }
+        }
+        return table
+    }
+
+    /// The events a review rejected, with who rejected them and why (nil when there are none).
+    var rejectedTable: ReportTable? {
+        guard !rejected.isEmpty else { return nil }
+        let clock = clock
+        var table = ReportTable(
+            columns: [
+                .init("#", 0.6), .init("Date", 1.1, numeric: false), .init("Time", 1.1, numeric: false),
+                .init("Kind / type", 1.4, numeric: false), .init("LAFmax", 0.8), .init("Reason", 3, numeric: false),
+                .init("Rejected by", 1.2, numeric: false),
+            ], rows: [])
+        table.rows = rejected.map { event in
+            [
+                event.id.map(String.init) ?? "", clock.dayKey(event.timestamp), clock.time(event.timestamp, fraction: true),
+                event.typeLabel, level(event.laMax), event.review?.reason ?? "", event.review?.reviewer ?? "",
+            ]
+        }
+        return table
+    }
+}

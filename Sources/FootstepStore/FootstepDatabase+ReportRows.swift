@@ -25,6 +25,22 @@ public struct EventReportRow: Sendable, Equatable {
     /// The stored (live) label, when a revision changed it: its type for a
     /// footstep, `other` otherwise; nil when no revision changed the label.
     public var revisedFrom: String?
+    /// The latest review's verdict, reviewer and reason; nil when nobody reviewed the event.
+    public var review: Review?
+
+    /// An event's latest review as a report names it.
+    public struct Review: Sendable, Equatable {
+        public var verdict: ReviewVerdict
+        /// The reviewer's user name.
+        public var reviewer: String
+        public var reason: String
+
+        public init(verdict: ReviewVerdict, reviewer: String, reason: String) {
+            self.verdict = verdict
+            self.reviewer = reviewer
+            self.reason = reason
+        }
+    }
 }
 
 /// The columns of a level minute a report reads.
@@ -56,7 +72,11 @@ extension FootstepDatabase {
                    COALESCE(revisedType, type), COALESCE(revisedConfidence, confidence), intensity, laMax, lcMax, sel,
                    notes, clipPath, clipSha256,
                    CASE WHEN COALESCE(revisedKind, kind) <> kind OR COALESCE(revisedType, type) <> type
-                        THEN CASE kind WHEN 'footstep' THEN type ELSE kind END END
+                        THEN CASE kind WHEN 'footstep' THEN type ELSE kind END END,
+                   reviewVerdict,
+                   CASE WHEN reviewVerdict IS NOT NULL THEN
+                     (SELECT reviewer || char(31) || reason FROM typeRevision r
+                      WHERE r.eventId = event.id AND r.verdict IS NOT NULL ORDER BY r.id DESC LIMIT 1) END
             FROM event WHERE timestamp >= ? AND timestamp < ?\(session == nil ? "" : " AND sessionId = ?")
             ORDER BY timestamp, id
             """
@@ -83,6 +103,16 @@ extension FootstepDatabase {
                             throw StoreError.invalidValue("event row \(id): its stored label is '\(label)' (run footstepctl verify)")
                         }
                         return label
+                    },
+                    review: try (row[15] as String?).map { text in
+                        guard let verdict = ReviewVerdict(rawValue: text) else {
+                            throw StoreError.invalidValue("event row \(id): its review is '\(text)' (run footstepctl verify)")
+                        }
+                        let who = ((row[16] as String?) ?? "").split(
+                            separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+                        return EventReportRow.Review(
+                            verdict: verdict, reviewer: who.first.map(String.init) ?? "",
+                            reason: who.count > 1 ? String(who[1]) : "")
                     }))
             }
         }

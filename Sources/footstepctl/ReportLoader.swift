@@ -129,7 +129,8 @@ struct ReportLoader {
                 id: row.id, sessionId: row.sessionId, timestamp: row.timestamp, duration: row.duration, kind: row.kind,
                 type: row.type, confidence: row.confidence, intensity: row.intensity, laMax: row.laMax, lcMax: row.lcMax,
                 sel: row.sel, notes: row.notes, clip: row.clipPath.map { ReportClipFile(path: $0, sha256: row.clipSha256) },
-                revisedFrom: row.revisedFrom))
+                revisedFrom: row.revisedFrom,
+                review: row.review.map { ReportReview(verdict: $0.verdict, reviewer: $0.reviewer, reason: $0.reason) }))
         }
         return result
     }

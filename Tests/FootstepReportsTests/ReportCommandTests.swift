@@ -140,6 +140,34 @@ struct ReportCommandTests {
         #expect(rows.dropFirst().allSatisfy { $0[1] == String(store.sessions[1]) })
     }
 
+    /// A reviewed store: `footstepctl report` leaves the rejected footsteps out of its counts and lists them with
+    /// the reviewer and the reason.
+    @Test func aReportOfAReviewedSessionLeavesTheRejectedOutAndListsThem() throws {
+        let directory = try TemporaryDirectory(prefix: "report-review")
+        let store = try Self.makeStore(in: directory)
+        let session = store.sessions[1]
+        let footsteps = try store.database.events(EventFilter(sessionId: session, kind: .footstep, limit: 10_000)).items
+        let rejected = footsteps.prefix(7).map { $0.id! }
+        try store.database.review(.events(rejected), .reject, by: Reviewer(uid: 1000, name: "alice"), reason: "the radio")
+        try store.database.review(.events(footsteps.dropFirst(7).prefix(5).map { $0.id! }), .confirm, by: Reviewer(uid: 1000, name: "alice"))
+        let result = try BuiltProduct.run("footstepctl", [
+            "report", "--database", directory.appending("state/footstepd.db"), "--session", String(session),
+            "--format", "json,html", "-o", directory.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let paths = result.stdout.split(separator: "\n").map(String.init)
+        let jsonPath = try #require(paths.first { $0.hasSuffix(".json") })
+        let json = try ReportJSON.decoder.decode(ReportJSON.self, from: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+        #expect(json.summary.footsteps == footsteps.count - 7)
+        #expect(json.rejectedEvents.compactMap(\.id) == rejected)
+        #expect(json.rejectedEvents.allSatisfy { $0.review?.reviewer == "alice" && $0.review?.reason == "the radio" })
+        #expect(!json.events.contains { rejected.contains($0.id ?? 0) })
+        #expect(json.events.filter { $0.review?.verdict == "confirmed" }.count == 5)
+        let html = try String(contentsOfFile: try #require(paths.first { $0.hasSuffix(".html") }), encoding: .utf8)
+        #expect(html.contains("<h3>Rejected on review</h3>"))
+        #expect(html.contains("<td class=\"l\">the radio</td><td class=\"l\">alice</td>"))
+    }
+
     @Test func theConfigurationFilesReportsSectionIsUsedAndOptionsWin() throws {
         let directory = try TemporaryDirectory(prefix: "report-config")
         _ = try Self.makeStore(in: directory)

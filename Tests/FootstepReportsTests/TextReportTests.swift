@@ -42,10 +42,11 @@ struct TextReportTests {
         #expect(noted[notes] == "door, then \"thud\" <upstairs> & more\nsecond line")
         // A revised step: its current type, and the one it was stored with.
         let type = try #require(CSVReport.header.firstIndex(of: "type"))
+        let revisedFrom = try #require(CSVReport.header.firstIndex(of: "revised_from"))
         let revised = try #require(document.events.first { $0.revisedFrom != nil })
         let row = try #require(rows.first { $0[0] == String(revised.id!) })
-        #expect(row[type] == revised.type.rawValue && row.last == "heel_strike")
-        #expect(rows.dropFirst().filter { $0.last == "heel_strike" }.count == document.events.filter { $0.revisedFrom != nil }.count)
+        #expect(row[type] == revised.type.rawValue && row[revisedFrom] == "heel_strike")
+        #expect(rows.dropFirst().filter { $0[revisedFrom] == "heel_strike" }.count == document.events.filter { $0.revisedFrom != nil }.count)
         #expect(rows[1][2].hasSuffix("Z") && rows[1][3].hasSuffix("+00:00"))
         #expect(rows[1][13] == "calibrated")
     }

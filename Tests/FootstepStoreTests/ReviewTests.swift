@@ -63,6 +63,14 @@ struct ReviewTests {
             #expect(try store.events(EventFilter(review: .rejected)).items.map(\.id) == [ids[0], ids[1]])
             #expect(try store.events(EventFilter(review: .confirmed)).items.map(\.id) == [ids[3]])
             #expect(try store.events(EventFilter(review: .unreviewed)).items.count == 9)
+            // Reports read the latest review with its reviewer and reason.
+            // A confirmed event rejected later by someone else: the latest review is the one reports give.
+            try store.review(.events([ids[3]]), .reject, by: Reviewer(uid: 1001, name: "bob"), reason: "a door, not a step")
+            var rows: [EventReportRow] = []
+            try store.forEachReportEvent(from: hour.0, to: hour.1) { rows.append($0) }
+            #expect(rows[3].review == EventReportRow.Review(verdict: .rejected, reviewer: "bob", reason: "a door, not a step"))
+            #expect(rows[0].review == EventReportRow.Review(verdict: .rejected, reviewer: "alice", reason: ""))
+            #expect(rows[2].review == nil)
             // Nothing is deleted: a rejected event is still listed and still in the chain.
             #expect(try store.events().items.count == 12)
             #expect(try store.verifyChain().isIntact)

@@ -1,8 +1,8 @@
 import FootstepCore
 import Foundation
 
-/// One row per event of the report's scope (every event, not only the listed ones),
-/// RFC 4180 quoting, UTF-8, `\r\n` line ends.
+/// One row per event of the report's scope (every event, not only the listed ones,
+/// and those a review rejected, marked in `review`), RFC 4180 quoting, UTF-8, `\r\n` line ends.
 ///
 /// Columns (stable; new columns are only ever appended):
 ///
@@ -25,13 +25,15 @@ import Foundation
 /// | `clip_path`, `clip_sha256` | the event's audio clip and its recorded SHA-256 |
 /// | `notes` | user notes |
 /// | `revised_from` | the type the event was stored with, when a later revision (bout typer) changed `type`; empty otherwise |
+/// | `review` | `confirmed` or `rejected` by a person who listened (a rejected event counts nowhere); empty if not reviewed |
+/// | `review_reason`, `reviewer` | why, and the reviewer's user name |
 public struct CSVReport {
     public var document: ReportDocument
 
     public static let header = [
         "id", "session_id", "timestamp_utc", "local_time", "night_of", "kind", "type", "confidence", "intensity",
         "la_max", "lc_max", "sel", "duration_s", "level_status", "clip_path", "clip_sha256", "notes",
-        "revised_from",
+        "revised_from", "review", "review_reason", "reviewer",
     ]
 
     public init(document: ReportDocument) {
@@ -48,7 +50,7 @@ public struct CSVReport {
     /// The whole CSV as one string.
     public func render() -> String {
         var text = ""
-        text.reserveCapacity(160 * (document.events.count + 1))
+        text.reserveCapacity(160 * (document.events.count + document.rejected.count + 1))
         render(into: &text)
         return text
     }
@@ -61,7 +63,7 @@ public struct CSVReport {
         stream.write(Self.header.joined(separator: ",") + "\r\n")
         var line = ""
         line.reserveCapacity(512)
-        for event in document.events {
+        for event in Self.merged(document.events, document.rejected) {
             line.removeAll(keepingCapacity: true)
             let quiet = scope.quietHours.contains(minute: clock.minuteOfDay(event.timestamp))
             if let id = event.id { line += String(id) }
@@ -80,8 +82,26 @@ public struct CSVReport {
             line += ","
             ReportNumber.append(event.duration, 3, to: &line)
             line += "," + status + "," + Self.quote(event.clip?.path ?? "") + "," + Self.quote(event.clip?.sha256 ?? "") + ","
-            line += Self.quote(event.notes) + "," + (event.revisedFrom ?? "") + "\r\n"
+            line += Self.quote(event.notes) + "," + (event.revisedFrom ?? "") + ","
+            line += (event.review?.verdict.rawValue ?? "") + "," + Self.quote(event.review?.reason ?? "") + ","
+            line += Self.quote(event.review?.reviewer ?? "") + "\r\n"
             stream.write(line)
+        }
+    }
+
+    /// Two lists in time order as one, in time order (ties: `a` first).
+    static func merged(_ a: [ReportEvent], _ b: [ReportEvent]) -> some Sequence<ReportEvent> {
+        AnySequence {
+            var i = 0, j = 0
+            return AnyIterator {
+                if i < a.count, j >= b.count || a[i].timestamp <= b[j].timestamp {
+                    defer { i += 1 }
+                    return a[i]
+                }
+                guard j < b.count else { return nil }
+                defer { j += 1 }
+                return b[j]
+            }
         }
     }
 

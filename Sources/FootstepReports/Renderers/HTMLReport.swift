@@ -62,6 +62,14 @@ public struct HTMLReport {
             html += "<h2>Nights</h2><p class=\"muted\">Quiet hours \(e(d.scope.quietHours.description)); levels \(e(d.scope.levelUnit)), \(e(d.scope.calibrationLabel)). * = only part of the night lies in the report period.</p>"
             html += table(d.nightTable)
         }
+        if d.reviewable {
+            let unreviewed = d.nobodyReviewed
+            html += "<h2>Review</h2><p class=\"\(unreviewed ? "warn" : "muted")\">\(e(d.reviewStatement))</p>"
+            if !d.statistics.nights.isEmpty { html += table(d.reviewTable) }
+            if let rejected = d.rejectedTable {
+                html += "<h3>Rejected on review</h3><p class=\"muted\">Left out of every count; kept in the evidence chain.</p>" + table(rejected)
+            }
+        }
         if let diary = d.diaryTable {
             html += "<h2>Diary and notes</h2><p class=\"muted\">Diary entries and marks (footstepctl diary, footstepctl mark), session notes and event notes, in time order; highlighted: marks set while it happened.</p>" + table(diary)
         }

@@ -55,7 +55,10 @@ public struct ReportJSON: Codable, Sendable, Equatable {
     public var nights: [Night]
     public var hourlyLevels: [Levels]
     public var rules: [Rule]
+    /// Every event that counts (a review did not reject it).
     public var events: [Event]
+    /// The events a review rejected: left out of every count, listed with their reasons.
+    public var rejectedEvents: [Event] = []
     /// What was recorded; nil when not known (a report on recordings).
     public var coverage: Coverage?
     /// The store's hash chain as verified for the report; nil when not from a store.
@@ -227,9 +230,26 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var recordedSeconds: Double?
         /// Nothing of the night was recorded: its counts say nothing.
         public var notRecorded: Bool
+        /// How many of the night's events a person confirmed, rejected or has not reviewed, and who.
+        public var review: NightReview
         /// The night's worst clock hour minute by minute (the most footsteps; without
         /// footsteps the highest LAeq); absent without level data.
         public var worstHour: WorstHour?
+    }
+
+    public struct NightReview: Codable, Sendable, Equatable {
+        public var confirmed: Int
+        public var rejected: Int
+        public var unreviewed: Int
+        public var reviewers: [String]
+    }
+
+    /// An event's latest review.
+    public struct Review: Codable, Sendable, Equatable {
+        /// `confirmed` or `rejected`.
+        public var verdict: String
+        public var reviewer: String
+        public var reason: String
     }
 
     public struct WorstHour: Codable, Sendable, Equatable {
@@ -294,6 +314,8 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var clipSha256: String?
         /// The type the event was stored with, when a later revision changed `type`.
         public var revisedFrom: String?
+        /// What a person who listened said of it; absent while nobody has.
+        public var review: Review?
     }
 
     /// Sorted keys, ISO 8601 UTC dates with milliseconds.
@@ -361,13 +383,18 @@ extension ReportJSON {
                 count: b.count, walking: b.walking, running: b.running, steps: b.steps, longestSteps: b.longest?.steps,
                 longestStart: b.longest?.start, longestSeconds: b.longest?.seconds, meanCadence: b.meanCadence))
         days = s.days.map { Day(date: $0.date, footsteps: $0.footsteps, other: $0.other) }
-        nights = s.nights.map {
+        func review(_ index: Int) -> NightReview {
+            let r = document.nightReviews[index]
+            return NightReview(confirmed: r.confirmed, rejected: r.rejected, unreviewed: r.unreviewed, reviewers: r.reviewers)
+        }
+        nights = zip(s.nights.indices, s.nights).map { index, night in
             Night(
-                date: $0.date, start: $0.start, end: $0.end, partial: $0.partial, footsteps: $0.footsteps,
-                otherEvents: $0.otherEvents, firstEvent: $0.firstEvent, lastEvent: $0.lastEvent,
-                busiestHour: $0.busiestHour.map(busy), loudestLAFmax: $0.loudestLAFmax, bouts: $0.bouts, levels: levels($0.levels),
-                recordedSeconds: $0.recordedSeconds, notRecorded: $0.notRecorded,
-                worstHour: $0.worstHour.map { hour in
+                date: night.date, start: night.start, end: night.end, partial: night.partial, footsteps: night.footsteps,
+                otherEvents: night.otherEvents, firstEvent: night.firstEvent, lastEvent: night.lastEvent,
+                busiestHour: night.busiestHour.map(busy), loudestLAFmax: night.loudestLAFmax, bouts: night.bouts,
+                levels: levels(night.levels), recordedSeconds: night.recordedSeconds, notRecorded: night.notRecorded,
+                review: review(index),
+                worstHour: night.worstHour.map { hour in
                     WorstHour(
                         start: hour.start, footsteps: hour.footsteps, laeq: hour.laeq,
                         minutes: hour.minutes.map {
@@ -419,6 +446,7 @@ extension ReportJSON {
                 perNight: check.perNight)
         }
         events = includeEvents ? document.events.map { Event($0, clock: clock) } : []
+        rejectedEvents = document.rejected.map { Event($0, clock: clock) }
     }
 }
 
@@ -429,6 +457,7 @@ extension ReportJSON.Event {
             id: e.id, sessionId: e.sessionId, timestamp: e.timestamp, localTime: clock.iso8601(e.timestamp),
             kind: e.kind.rawValue, type: e.type.rawValue, confidence: e.confidence, intensity: e.intensity?.rawValue,
             laMax: e.laMax, lcMax: e.lcMax, sel: e.sel, duration: e.duration, notes: e.notes, clipPath: e.clip?.path,
-            clipSha256: e.clip?.sha256, revisedFrom: e.revisedFrom)
+            clipSha256: e.clip?.sha256, revisedFrom: e.revisedFrom,
+            review: e.review.map { ReportJSON.Review(verdict: $0.verdict.rawValue, reviewer: $0.reviewer, reason: $0.reason) })
     }
 }

@@ -105,6 +105,18 @@ public struct PDFReport {
             layout.paragraph("One row per night: the quiet hours \(d.scope.quietHours) starting on the date shown (* = only part of the night lies in the report period). Levels in \(d.scope.levelUnit), \(d.scope.calibrationLabel). Highlighted: nights with events. The loudest events can be heard in the HTML report.", size: 7.5, colour: .muted)
             layout.table(d.nightTable, size: 7)
         }
+        if d.reviewable {
+            layout.heading("Review", size: 12)
+            layout.paragraph(d.reviewStatement, size: 8.5, colour: d.nobodyReviewed ? .warning : .text)
+            if !d.statistics.nights.isEmpty {
+                layout.paragraph("Events of each night's quiet hours a person confirmed, rejected or has not reviewed. Highlighted: nights with events nobody has reviewed.", size: 7.5, colour: .muted)
+                layout.table(d.reviewTable, size: 7)
+            }
+            if let rejected = d.rejectedTable {
+                layout.paragraph("Rejected on review (left out of every count):", size: 8.5, bold: true)
+                layout.table(rejected, size: 7)
+            }
+        }
     }
 
     private func summary(_ layout: PDFLayout) {

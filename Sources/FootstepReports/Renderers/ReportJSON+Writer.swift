@@ -46,6 +46,7 @@ extension ReportJSON {
             w.key("notes").string(notes)
             w.key("period")
             period.write(to: w)
+            w.key("rejectedEvents").array(rejectedEvents) { $0.write(to: w) }
             w.key("rules").array(rules) { $0.write(to: w) }
             w.key("schema").string(schema)
             w.key("schemaVersion").int(schemaVersion)
@@ -167,6 +168,12 @@ extension ReportJSON.Night {
             w.key("otherEvents").int(otherEvents)
             w.key("partial").bool(partial)
             w.member("recordedSeconds", recordedSeconds)
+            w.key("review").object {
+                w.key("confirmed").int(review.confirmed)
+                w.key("rejected").int(review.rejected)
+                w.key("reviewers").array(review.reviewers) { w.string($0) }
+                w.key("unreviewed").int(review.unreviewed)
+            }
             w.key("start").date(start)
             if let worstHour {
                 w.key("worstHour")
@@ -313,6 +320,13 @@ extension ReportJSON.Event {
             w.member("lcMax", lcMax)
             w.key("localTime").string(localTime)
             w.key("notes").string(notes)
+            if let review {
+                w.key("review").object {
+                    w.key("reason").string(review.reason)
+                    w.key("reviewer").string(review.reviewer)
+                    w.key("verdict").string(review.verdict)
+                }
+            }
             w.member("revisedFrom", revisedFrom)
             w.member("sel", sel)
             w.member("sessionId", sessionId)
