@@ -23,6 +23,8 @@ struct FootstepCtl: AsyncParsableCommand {
             + [Clip.self, Play.self, Level.self, Watch.self, Config.self, Calibrate.self, Diary.self, Mark.self]
             // Evidence: export, import, bundle, verify, recordings.
             + [Export.self, Import.self, Bundle.self, Verify.self, Recordings.self]
+            // The reviewed events as training data.
+            + [Dataset.self]
     )
 
     /// `footstepctl --socket PATH status` as well as `footstepctl status --socket PATH`.

@@ -294,6 +294,31 @@ struct FootstepctlCommandTests {
             #expect(missing.status != 0 && missing.stderr.contains("999999"))
             #expect(try database.revisions(ofEvents: ids).filter { $0.verdict != nil }.count == 5)
             #expect(try database.verifyRevisions().isIntact)
+
+            // The reviewed events as a dataset: a clip each, labels as reviewed, a manifest sha256sum accepts.
+            let directory = try TemporaryDirectory(prefix: "dataset")
+            let output = directory.appending("reviews")
+            let exported = try Self.ctl(
+                ["dataset", "export", "--reviewed", "-o", output, "--state-dir", daemon.stateDirectory, "--json"], socket: nil)
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+            #expect(summary?["clips"] as? Int == 5 && summary?["rejected"] as? Int == 2)
+            let check = try Subprocess.run("/bin/sh", ["-c", "cd \"$0\" && sha256sum --quiet -c MANIFEST.sha256", output])
+            #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+            let labels = try String(contentsOfFile: output + "/labels.csv", encoding: .utf8)
+                .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            #expect(labels.count == 6)
+            let byEvent = Dictionary(uniqueKeysWithValues: labels.dropFirst().map { ($0[11], $0) })
+            #expect(byEvent[String(ids[0])]?[3] == "other:rejected" && byEvent[String(ids[0])]?[9] == "a door")
+            #expect(byEvent[String(ids[2])]?[3] == "stomping" && byEvent[String(ids[2])]?[6] == "root")
+            for row in labels.dropFirst() {
+                let truth = try String(contentsOfFile: output + "/truth/event-\(row[11]).csv", encoding: .utf8)
+                #expect(truth.hasSuffix(",\(row[3])\n"))
+                let seconds = try Subprocess.run("/usr/bin/soxi", ["-D", output + "/" + row[0]])
+                #expect(Double(seconds.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > Double(row[1])!)
+            }
+            let notEmpty = try Self.ctl(["dataset", "export", "--reviewed", "-o", output, "--state-dir", daemon.stateDirectory], socket: nil)
+            #expect(notEmpty.status != 0 && notEmpty.stderr.contains("is not empty"), "\(notEmpty.stderr)")
         }
     }
 
