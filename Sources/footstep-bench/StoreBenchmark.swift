@@ -6,7 +6,8 @@ import Foundation
 /// uses it: events appended through `appendEvents` (validation, SHA-256 chain,
 /// one transaction per batch) on a real WAL database file, in batches of 1
 /// (a live event stored at once), 10 (a busy second) and 1,000 (recovery or
-/// import), then a one-day time-range read. Printed as events/s.
+/// import), then a one-day time-range read, then the review of a range of 500
+/// events. Printed as events/s and milliseconds.
 enum StoreBenchmark {
     static func run(arguments: [String]) throws {
         let path = arguments.first ?? NSTemporaryDirectory() + "/footstep-bench-store-\(getpid()).db"
@@ -40,6 +41,18 @@ enum StoreBenchmark {
         let began = ContinuousClock.now
         let page = try database.events(EventFilter(from: start, to: start.addingTimeInterval(86_400), limit: 10_000))
         print(String(format: "  one-day read of %d events: %.1f ms", page.items.count, seconds(ContinuousClock.now - began) * 1000))
+        // A resident's review of a range ("everything from 23:10 to 23:40 is the radio"): 500 events, one write.
+        let range = page.items.prefix(500)
+        if let first = range.first, let last = range.last {
+            let reviewer = Reviewer(uid: 1000, name: "bench")
+            let reviewBegan = ContinuousClock.now
+            let outcome = try database.review(
+                .range(from: first.timestamp, to: last.timestamp.addingTimeInterval(0.001)), .reject, by: reviewer,
+                reason: "the radio")
+            print(String(
+                format: "  review of a range of %d events (one transaction): %.1f ms (aim < 1000 ms)", outcome.reviews.count,
+                seconds(ContinuousClock.now - reviewBegan) * 1000))
+        }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
