@@ -141,6 +141,11 @@ let package = Package(
                 "FootstepClient", "FootstepCore", "FootstepReports", "FootstepStore", "FootstepStoreWire", "FootstepWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // footstepctl ui: the local dashboard.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
 

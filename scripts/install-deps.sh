@@ -8,5 +8,6 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends $(cat .ci/apt-packages.txt)
 # The evaluation's scorer tests (make test) and tools/eval need numpy and scipy; the MQTT payload tests
-# validate against docs/mqtt/*.schema.json with jsonschema.
-python3 -c "import numpy, scipy, jsonschema" 2>/dev/null || python3 -m pip install --quiet numpy scipy jsonschema
+# validate against docs/mqtt/*.schema.json with jsonschema; the dashboard's browser test drives Debian's
+# chromium through chromium-driver with Selenium.
+python3 -c "import numpy, scipy, jsonschema, selenium" 2>/dev/null || python3 -m pip install --quiet numpy scipy jsonschema selenium

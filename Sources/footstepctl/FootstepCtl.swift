@@ -20,7 +20,7 @@ struct FootstepCtl: AsyncParsableCommand {
         subcommands: [Analyze.self, Synth.self, Report.self, Devices.self]
             // Control commands (talk to footstepd over its socket).
             + [Status.self, Start.self, Stop.self, Pause.self, Resume.self, Sessions.self, Events.self]
-            + [Clip.self, Play.self, Level.self, Watch.self, Config.self, Calibrate.self, Diary.self, Mark.self]
+            + [Clip.self, Play.self, Level.self, Watch.self, Config.self, Calibrate.self, Diary.self, Mark.self, UI.self]
             // Evidence: export, import, bundle, verify, recordings.
             + [Export.self, Import.self, Bundle.self, Verify.self, Recordings.self]
             // The reviewed events as training data.
