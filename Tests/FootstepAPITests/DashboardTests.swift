@@ -177,6 +177,33 @@ struct DashboardBrowserTests {
         #expect(try daemon.database.events(EventFilter(limit: 10_000)).items.filter { $0.boutId == Int64(bout) }
             .allSatisfy { $0.reviewVerdict == .rejected })
         #expect(try daemon.database.verifyRevisions().isIntact)
+
+        // The Reports page's evidence bundle: its manifest covers the export, which carries the reviews.
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let from = formatter.string(from: first.timestamp.addingTimeInterval(-120))
+        let to = formatter.string(from: Date().addingTimeInterval(120))
+        let zip = directory.appending("bundle.zip")
+        let download = try Subprocess.run("/usr/bin/curl", [
+            "-s", "-X", "POST", "-o", zip, "-w", "%{http_code}", "-H", "Cookie: footstepd_ui_\(ui.port)=\(ui.token)",
+            "-H", "Origin: \(ui.base)", "\(ui.base)/api/report?from=\(from)&to=\(to)&format=bundle",
+        ])
+        #expect(download.stdout == "200")
+        let check = try Subprocess.run(
+            "/usr/bin/env", [
+                "python3", "-c",
+                """
+                import hashlib, json, sys, zipfile
+                z = zipfile.ZipFile(sys.argv[1])
+                names = {n.split('/', 1)[-1]: n for n in z.namelist()}
+                manifest = dict(reversed(l.split('  ', 1)) for l in z.read(names['MANIFEST.sha256']).decode().splitlines())
+                export = z.read(names['export.json'])
+                assert manifest['export.json'] == hashlib.sha256(export).hexdigest()
+                verdicts = [r.get('verdict') for s in json.loads(export)['sessions'] for r in s['revisions']]
+                print(verdicts.count('rejected'), verdicts.count('confirmed'))
+                """, zip,
+            ], environment: ProcessInfo.processInfo.environment)
+        #expect(check.stdout == "\(boutEvents.count) 1\n", "\(check.stderr)")
         try await daemon.stop()
     }
 

@@ -72,12 +72,12 @@ enum DashboardAssets {
     <form id="report-form">
       <label>From <input id="report-from" type="datetime-local" required></label>
       <label>to <input id="report-to" type="datetime-local" required></label>
-      <label>as <select id="report-format"><option value="pdf">PDF</option><option value="html">HTML</option><option value="csv">CSV</option><option value="json">JSON</option></select></label>
+      <label>as <select id="report-format"><option value="pdf">PDF</option><option value="html">HTML</option><option value="csv">CSV</option><option value="json">JSON</option><option value="bundle">evidence bundle (zip)</option></select></label>
       <button type="submit">Make the report</button>
     </form>
     <p id="report-status"></p>
     <p><a id="report-link" hidden></a></p>
-    <p class="muted">Reports leave rejected events out of every count and list them with their reasons. For the evidence bundle run <code>footstepctl bundle</code>.</p>
+    <p class="muted">Reports leave rejected events out of every count and list them with their reasons. The evidence bundle holds the reports, the clips, the JSON export (reviews included) and a SHA-256 manifest.</p>
   </section>
 </main>
 <div id="toast" hidden></div>
@@ -323,7 +323,9 @@ const Night = {
     });
     g.fillStyle = '#555';
     g.font = '11px sans-serif';
-    for (let h = Math.ceil(this.from / 3600e3); h * 3600e3 < this.to; h += 1) {
+    // An hour label every `every` hours, at least 45 px apart.
+    const every = Math.max(1, Math.ceil(45 / (width / (span / 3600e3))));
+    for (let h = Math.ceil(this.from / 3600e3); h * 3600e3 < this.to; h += every) {
       const t = new Date(h * 3600e3);
       g.fillText(`${pad(t.getHours())}:00`, x(t) + 2, 158);
     }

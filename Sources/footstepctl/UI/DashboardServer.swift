@@ -108,28 +108,42 @@ struct DashboardServer: Sendable {
             })
     }
 
-    /// `POST /api/report?from=…&to=…&format=html|pdf`: `footstepctl report` for the period, its file as the answer.
+    /// `POST /api/report?from=…&to=…&format=html|pdf|csv|json|bundle`: `footstepctl report` (or `bundle`, as a
+    /// zip) for the period, its file as the answer.
     func report(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         guard let from = query.get("from"), let to = query.get("to"),
-            let format = query.get("format"), ["html", "pdf", "csv", "json"].contains(format)
+            let format = query.get("format"), ["html", "pdf", "csv", "json", "bundle"].contains(format)
         else {
-            return Self.badRequest("a report needs from and to (YYYY-MM-DDTHH:MM, local) and a format: html, pdf, csv, json")
+            return Self.badRequest(
+                "a report needs from and to (YYYY-MM-DDTHH:MM, local) and a format: html, pdf, csv, json, bundle")
         }
         let directory = NSTemporaryDirectory() + "/footstepctl-ui-report-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let arguments = ["--period", "\(from)..\(to)", "--format", format, "-o", directory, "--quiet"] + storeArguments
+        let suffix = format == "bundle" ? "zip" : format
         do {
-            let command = try FootstepCtl.Report.parse(arguments)
-            try command.run()
+            if format == "bundle" {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let name = "footstep-evidence-\(from.prefix(10))_\(to.prefix(10)).zip"
+                let command = try FootstepCtl.Bundle.parse(
+                    ["--from", from, "--to", to, "-o", directory + "/" + name, "--quiet"] + storeArguments)
+                try command.run()
+            } else {
+                let command = try FootstepCtl.Report.parse(
+                    ["--period", "\(from)..\(to)", "--format", format, "-o", directory, "--quiet"] + storeArguments)
+                try command.run()
+            }
         } catch {
-            return Self.badRequest("the report could not be made: \(FootstepCtl.Report.message(for: error))")
+            return Self.badRequest("the \(format) could not be made: \(FootstepCtl.Report.message(for: error))")
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        guard let name = files.first(where: { $0.hasSuffix("." + format) }),
+        guard let name = files.first(where: { $0.hasSuffix("." + suffix) }),
             let data = FileManager.default.contents(atPath: directory + "/" + name)
-        else { return Self.badRequest("the report wrote no \(format) file") }
-        let types = ["html": "text/html; charset=utf-8", "pdf": "application/pdf", "csv": "text/csv", "json": "application/json"]
+        else { return Self.badRequest("the report wrote no \(suffix) file") }
+        let types = [
+            "html": "text/html; charset=utf-8", "pdf": "application/pdf", "csv": "text/csv", "json": "application/json",
+            "bundle": "application/zip",
+        ]
         return Response(
             status: .ok,
             headers: [.contentType: types[format]!, .contentDisposition: "attachment; filename=\"\(name)\""],
