@@ -310,10 +310,13 @@ const Night = {
     }
     g.strokeStyle = '#1f77b4';
     g.beginPath();
-    this.levels.forEach((l, i) => {
-      const px = x(new Date(l.started_at)); const py = y(l.laeq);
-      if (i) g.lineTo(px, py); else g.moveTo(px, py);
-    });
+    let previous = null;
+    for (const l of this.levels) {
+      const t = new Date(l.started_at);
+      // A gap of more than two minutes breaks the line: nothing was measured there.
+      if (previous !== null && t - previous <= 120e3) g.lineTo(x(t), y(l.laeq)); else g.moveTo(x(t), y(l.laeq));
+      previous = t;
+    }
     g.stroke();
     this.events.forEach((e, index) => {
       g.fillStyle = e.review === 'rejected' ? '#dddddd' : COLOURS[labelOf(e)];
