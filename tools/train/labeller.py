@@ -126,6 +126,7 @@ def train(args):
             if len(x) < window:
                 continue
             x = augment(x, rng) if args.augment else x + rng.normal(0, 0.15, size=(1, x.shape[1])).astype(np.float32)
+            x = pool_bands(x, args.pool_bands)
             judged = slice(start + lead - LOOKAHEAD, start + window - LOOKAHEAD)
             other_target = other[judged]
             if args.mix_negatives and rng.random() < args.mix_negatives:
@@ -151,7 +152,8 @@ def train(args):
             print(f"fold {args.fold}: batch {batch + 1}, loss {loss.item():.3f}, {time.time() - started:.0f} s",
                   flush=True)
     net.eval()
-    torch.save(dict(state=net.state_dict(), channels=args.channels, dilations=DILATIONS, lookahead=LOOKAHEAD),
+    torch.save(dict(state=net.state_dict(), channels=args.channels, dilations=DILATIONS, lookahead=LOOKAHEAD,
+                    pool_bands=args.pool_bands),
                model_path(args.work, args.fold))
     print(f"fold {args.fold}: wrote {model_path(args.work, args.fold)} ({time.time() - started:.0f} s)")
 
@@ -195,6 +197,15 @@ def mix_negative(x, negatives, rng, lead):
     return mixed.astype(np.float32), other[start + lead - LOOKAHEAD:start + window - LOOKAHEAD]
 
 
+def pool_bands(x, k):
+    """Each group of `k` adjacent bands replaced by its mean (frames x bands; `k` divides the 56 bands): the network
+    hears the spectrum's shape more coarsely, less of one source's timbre. 1: unchanged."""
+    if k <= 1:
+        return x
+    frames, bands = x.shape
+    return np.repeat(x.reshape(frames, bands // k, k).mean(axis=2), k, axis=1).astype(np.float32)
+
+
 def model_path(work, fold):
     return os.path.join(work, "labeller", f"fold-{fold}.pt")
 
@@ -207,6 +218,7 @@ def load_model(work, fold):
                         outputs=2 + len(TYPES))
     net.load_state_dict(saved["state"])
     net.eval()
+    net.pool_bands = saved.get("pool_bands", 1)
     return net
 
 
@@ -216,7 +228,8 @@ def predict(net, pic):
     import torch
 
     with torch.no_grad():
-        out = net(torch.from_numpy(pic.astype(np.float32).T[None] / frame_network.SCALE))[0].numpy()
+        x = pool_bands(pic.astype(np.float32) / frame_network.SCALE, getattr(net, "pool_bands", 1))
+        out = net(torch.from_numpy(x.T[None]))[0].numpy()
     out = np.concatenate([out[:, LOOKAHEAD:], np.full((out.shape[0], LOOKAHEAD), -30.0)], axis=1)
     step, other = 1 / (1 + np.exp(-out[0])), 1 / (1 + np.exp(-out[1]))
     types = np.exp(out[2:] - out[2:].max(axis=0))
@@ -371,6 +384,8 @@ def main():
     t.add_argument("--negative-share", type=float, default=None,
                    help="the share of training windows from train-negatives (default: as many as their clips)")
     t.add_argument("--augment", action="store_true", help="tilt, shift and mask the pictures (`augment`)")
+    t.add_argument("--pool-bands", type=int, default=1, choices=[1, 2, 4, 7, 8],
+                   help="average each group of this many adjacent bands (`pool_bands`)")
     t.add_argument("--mix-negatives", type=float, default=0.0,
                    help="the share of training windows with a negative mixed under them (`mix_negative`)")
     t.add_argument("--splits", nargs="+", default=list(TRAINING_SPLITS), help="what it trains on (default: %(default)s)")

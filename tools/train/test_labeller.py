@@ -112,3 +112,15 @@ class MixTests(unittest.TestCase):
         self.assertEqual(len(mixed_other), window - lead)
         self.assertEqual(list(np.flatnonzero(mixed_other)),
                          [i - (lead - labeller.LOOKAHEAD) for i in range(100, 105)])
+
+
+@unittest.skipUnless(np is not None, "the labeller needs numpy and scipy")
+class PoolTests(unittest.TestCase):
+    def test_pooled_bands_are_their_groups_mean(self):
+        import labeller
+        x = np.arange(2 * 56, dtype=np.float32).reshape(2, 56)
+        pooled = labeller.pool_bands(x, 4)
+        self.assertEqual(pooled.shape, x.shape)
+        self.assertTrue(np.allclose(pooled[0, :4], x[0, :4].mean()))
+        self.assertTrue(np.allclose(pooled[1, 52:], x[1, 52:].mean()))
+        self.assertIs(labeller.pool_bands(x, 1), x)
