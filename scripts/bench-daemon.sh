@@ -20,7 +20,9 @@
 # the code and data the daemon keeps using, without start-up code.
 #  3. Store throughput (events/s appended with the hash chain, release build)
 #     from `footstep-bench store` when that subcommand is built in.
-#  4. The RSS floor of the libraries alone: scripts/rss-floor.swift loads the
+#  4. footstepd without and with MQTT publishing (a local Mosquitto): CPU per
+#     audio hour and peak anonymous memory, and their difference.
+#  5. The RSS floor of the libraries alone: scripts/rss-floor.swift loads the
 #     shared libraries footstepd links and uses each a little, with none of
 #     footstepd's code, and prints its RSS.
 #
@@ -199,7 +201,48 @@ if [ -x "$bin/footstep-bench" ] && output=$("$bin/footstep-bench" store "$work/s
 else
   echo "store throughput: footstep-bench has no 'store' subcommand in this build (see Sources/footstep-bench/StoreBenchmark.swift)"
 fi
-# --- 4. the libraries' floor --------------------------------------------------
+# --- 4. MQTT off and on ---------------------------------------------------------
+# The same accelerated night (MQTT_HOURS of audio, default 4) without and with [mqtt] publishing to a
+# Mosquitto broker on loopback: CPU seconds per hour of audio and peak anonymous memory, and the difference.
+if command -v mosquitto > /dev/null; then
+  mqtt_hours=${MQTT_HOURS:-4}
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mosquitto -p "$port" > "$work/mosquitto.log" 2>&1 &
+  pids+=($!)
+  sleep 0.5
+  declare -A mqtt_cpu mqtt_anon
+  for mode in off on; do
+    cfg="$work/mqtt-$mode.toml"
+    cp "$config" "$cfg"
+    [ "$mode" = on ] && printf '[mqtt]\nenabled = true\nurl = "mqtt://127.0.0.1:%s"\nhome_assistant = true\n' "$port" >> "$cfg"
+    rm -rf "$work/mqtt-$mode"
+    "$bin/footstepd" --config "$cfg" --state-dir "$work/mqtt-$mode" --socket "$work/mqtt-$mode.sock" \
+      --source "demo:night:seed=42,duration=$((mqtt_hours * 3600))" --speed 10000 2> "$work/mqtt-$mode.log" &
+    daemon=$!
+    pids+=("$daemon")
+    cpu=0 anon=0
+    while kill -0 "$daemon" 2> /dev/null; do
+      c=$(cpu_seconds "$daemon" 2> /dev/null || true)
+      read -r _ a _ <<< "$(rss_split_kb "$daemon" 2> /dev/null || true)"
+      [ -n "$c" ] && cpu=$c
+      [ -n "${a:-}" ] && [ "$a" -gt "$anon" ] && anon=$a
+      sleep 0.1
+    done
+    wait "$daemon" || { echo "bench-daemon: the MQTT $mode run failed:"; tail -5 "$work/mqtt-$mode.log"; break; }
+    mqtt_cpu[$mode]=$cpu mqtt_anon[$mode]=$anon
+  done
+  if [ -n "${mqtt_cpu[on]:-}" ]; then
+    outbox=$(sqlite3 "$work/mqtt-on/footstepd.db" "SELECT COUNT(*) FROM outbox" 2> /dev/null || echo "?")
+    published=$(sqlite3 "$work/mqtt-on/footstepd.db" "SELECT COUNT(*) FROM event" 2> /dev/null || echo "?")
+    awk -v h="$mqtt_hours" -v c0="${mqtt_cpu[off]}" -v c1="${mqtt_cpu[on]}" -v a0="${mqtt_anon[off]}" -v a1="${mqtt_anon[on]}" \
+      -v left="$outbox" -v events="$published" 'BEGIN {
+      printf "footstepd, %d h of demo audio accelerated, MQTT off / on (Mosquitto on loopback, Home Assistant discovery): CPU %.2f / %.2f s (%.3f / %.3f s per audio hour, difference %+.3f s per hour = %+.4f %% of one core live), peak anonymous memory %.1f / %.1f MB (difference %+.2f MB); %s events, %s rows left in the outbox at the end\n",
+        h, c0, c1, c0 / h, c1 / h, (c1 - c0) / h, 100 * (c1 - c0) / h / 3600, a0 / 1024, a1 / 1024, (a1 - a0) / 1024, events, left }'
+  fi
+else
+  echo "MQTT off/on: not measured (mosquitto is not installed)"
+fi
+# --- 5. the libraries' floor --------------------------------------------------
 if command -v swiftc > /dev/null && swiftc -O "$(dirname "$0")/rss-floor.swift" -o "$work/rss-floor" 2> "$work/rss-floor.log"; then
   read -r floor_rss floor_anon floor_file <<< "$("$work/rss-floor" "$work/rss-floor.db")"
   echo "RSS floor of footstepd's shared libraries (scripts/rss-floor.swift: Foundation, FFTW, SQLite, ALSA, libsndfile, libsystemd, libstdc++ loaded and used a little, none of footstepd's code): ${floor_rss} MB (anonymous ${floor_anon} MB, file-backed ${floor_file} MB)"

@@ -6,8 +6,8 @@
 #   (issue 15: analyze ≥ 1.5× as fast; best to best and median to median),
 # - prints the cost of each analysis stage (decode, weighting/levels, detector, classifier
 #   per event) from an in-process harness (`footstep-bench stages`),
-# - then the report, control-socket and store benchmarks (`footstep-bench report`, `footstep-bench api`,
-#   `footstep-bench store`: appends, a one-day read, the review of 500 events).
+# - then the report and control-socket benchmarks (`footstep-bench report`, `footstep-bench api`);
+#   bench-daemon.sh runs `footstep-bench store` (appends, a one-day read, the review of 500 events).
 # Wall-clock figures need a quiet machine; the harness's CPU seconds do not.
 set -euo pipefail
 bin=${1:-.build/release}
@@ -65,5 +65,3 @@ PY
 # cached in BENCH_DIR; the second takes about 80 s the first time).
 "$bin/footstep-bench" report --data "$dir/report"
 "$bin/footstep-bench" api --data "$dir/api"
-# Store throughput (appends in batches, a one-day read) and the review of a range of 500 events.
-"$bin/footstep-bench" store
