@@ -49,6 +49,8 @@ public final class OutboxPublisher: Sendable {
         public var dropped = 0
         /// Records published (and acknowledged) since start.
         public var published = 0
+        /// Commands received while `accept_commands` is off, refused and logged, since start.
+        public var refusedCommands = 0
     }
 
     enum Input: Sendable {
@@ -125,6 +127,7 @@ public final class OutboxPublisher: Sendable {
         var lastTrim = ContinuousClock.now - .seconds(3600)
         var problem: String?
         var lastHealth = ContinuousClock.now - .seconds(3600)
+        var lastRefusal = ContinuousClock.now - .seconds(3600)
 
         init(publisher: OutboxPublisher) {
             self.publisher = publisher
@@ -173,6 +176,14 @@ public final class OutboxPublisher: Sendable {
                     } else {
                         logger.warning("MQTT: ignored \(message.topic): not a command (mark, pause, resume)")
                     }
+                } else {
+                    publisher.healthState.withLock { $0.refusedCommands += 1 }
+                    // Once a minute at most: a broker's other clients cannot fill the journal.
+                    if ContinuousClock.now - lastRefusal >= .seconds(60) {
+                        lastRefusal = .now
+                        logger.warning(
+                            "MQTT: refused the command on \(message.topic): commands are off (set mqtt.accept_commands = true to act on them)")
+                    }
                 }
             case .client(.subscribed):
                 break
@@ -210,14 +221,13 @@ public final class OutboxPublisher: Sendable {
             }
         }
 
-        /// `online`, the state and the discovery configs (all retained).
+        /// `online`, the state and the discovery configs (all retained). Commands are subscribed to even
+        /// when they are off, so that one sent then is refused in the journal rather than lost unseen.
         private mutating func announce() {
-            if settings.onCommand != nil {
-                do {
-                    try publisher.client.subscribe(settings.topics.command("+"), qos: 1)
-                } catch {
-                    logger.error("MQTT: \(error); commands are not received")
-                }
+            do {
+                try publisher.client.subscribe(settings.topics.command("+"), qos: 1)
+            } catch {
+                logger.error("MQTT: \(error); commands are not received")
             }
             publish(MQTTMessage(topic: settings.topics.availability, text: "online", retain: true))
             publishState()

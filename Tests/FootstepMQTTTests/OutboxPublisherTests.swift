@@ -2,6 +2,7 @@ import FootstepMQTT
 import FootstepStore
 import FootstepTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// The outbox published to a real Mosquitto broker: in order, once acknowledged removed, and nothing lost when
@@ -90,6 +91,42 @@ struct OutboxPublisherTests {
         #expect(await waitUntil(5) { (try? store.outboxHealth().depth) == 0 })
         await second.stop()
         subscriber.stop()
+    }
+
+    /// A command is acted on only when commands are accepted; otherwise it is refused and counted (and logged).
+    @Test func aCommandIsActedOnWhenAcceptedAndRefusedWhenNot() async throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let directory = try TemporaryDirectory()
+        let (store, _) = try makeStore(in: directory)
+        func send(_ topic: String, _ text: String) throws {
+            let result = try Subprocess.run(
+                "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", topic, "-m", text])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        /// Sends the command every 200 ms until `arrived` (one sent before the subscription is granted is missed).
+        func sendUntil(_ arrived: () -> Bool) async throws -> Bool {
+            for _ in 0..<50 {
+                try send("footstepd/test/command/mark", "stomping again")
+                if await waitUntil(0.2, arrived) { return true }
+            }
+            return false
+        }
+
+        let refusing = try RunningPublisher(store: store, url: broker.url())
+        #expect(try await sendUntil { refusing.publisher.health.refusedCommands >= 1 })
+        await refusing.stop()
+
+        let received = Mutex<[(MQTTCommand, String)]>([])
+        let accepting = try RunningPublisher(store: store, url: broker.url()) { command, topic in
+            received.withLock { $0.append((command, topic)) }
+        }
+        #expect(try await sendUntil { received.withLock { !$0.isEmpty } })
+        #expect(received.withLock { $0.first?.1 } == "footstepd/test/command/mark")
+        #expect(received.withLock { $0.first?.0 } == .mark(text: "stomping again"))
+        #expect(accepting.publisher.health.refusedCommands == 0)
+        await accepting.stop()
     }
 
     @Test func aWrongPasswordIsReportedAndNothingIsLost() async throws {

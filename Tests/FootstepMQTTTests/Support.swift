@@ -39,7 +39,7 @@ final class RunningPublisher: Sendable {
 
     init(
         store: FootstepDatabase, url: String, username: String? = nil, password: String? = nil, caFile: String? = nil,
-        prefix: String = "footstepd/test"
+        prefix: String = "footstepd/test", onCommand: (@Sendable (MQTTCommand, String) -> Void)? = nil
     ) throws {
         let topics = MQTTTopics(prefix: prefix)
         let client = try MQTTClient(
@@ -52,7 +52,7 @@ final class RunningPublisher: Sendable {
         logger.logLevel = .critical
         publisher = OutboxPublisher(
             client: client, database: store,
-            settings: OutboxPublisher.Settings(topics: topics),
+            settings: OutboxPublisher.Settings(topics: topics, onCommand: onCommand),
             logger: logger)
         let publisher = publisher
         task = Task { await publisher.run() }
