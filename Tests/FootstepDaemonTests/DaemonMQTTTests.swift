@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// footstepd with `[mqtt]` on (a username and a password file), publishing to a real Mosquitto broker that a real
-/// `mosquitto_sub` (a persistent session, QoS 1) reads: the broker killed during a recording, footstepd SIGKILLed once, and afterwards every
+/// `mosquitto_sub` (a persistent session, QoS 1) reads: the broker killed during a recording, the network to it cut,
+/// footstepd SIGKILLed once, and afterwards every
 /// stored event and revision has reached the subscriber, in order, none missing.
 @Suite("footstepd on MQTT", .serialized)
 struct DaemonMQTTTests {
@@ -28,11 +29,15 @@ struct DaemonMQTTTests {
         // The password in a file of its own, never in the configuration.
         let passwordFile = directory.appending("mqtt-password")
         try "fence-post 17\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        // footstepd reaches the broker through a link the test can cut.
+        let link = try TCPProxy(to: broker.port)
+        defer { link.stop() }
         let configuration = directory.appending("footstepd.toml")
         try """
             [mqtt]
             enabled = true
-            url = "\(broker.url())"
+            url = "mqtt://127.0.0.1:\(link.port)"
+            keepalive = "5s"
             username = "footstepd"
             password_file = "\(passwordFile)"
             client_id = "footstepd-t"
@@ -58,11 +63,18 @@ struct DaemonMQTTTests {
         #expect(await waitUntil(10) { (Self.mqttStatus(socket)?["outbox_depth"] as? Int ?? 0) > 0 })
         let away = Self.mqttStatus(socket)
         #expect(away?["connected"] as? Bool == false)
-        #expect((away?["problem"] as? String)?.contains("127.0.0.1:\(broker.port)") == true)
+        #expect((away?["problem"] as? String)?.contains("127.0.0.1:\(link.port)") == true)
         let metrics = try Subprocess.run("/usr/bin/curl", ["-sf", "--unix-socket", socket, "http://localhost/metrics"])
         #expect(metrics.stdout.contains("footstepd_mqtt_connected 0"))
         try broker.start()
         #expect(await waitUntil(10) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
+        // The network cut: no reset, no FIN. footstepd finds out by its keepalive (5 s), records on, and
+        // keeps what it could not publish; once the link is back it reconnects.
+        link.cut()
+        #expect(await waitUntil(20) { Self.mqttStatus(socket)?["connected"] as? Bool == false })
+        #expect(await waitUntil(10) { (Self.mqttStatus(socket)?["outbox_depth"] as? Int ?? 0) > 0 })
+        link.restore()
+        #expect(await waitUntil(20) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
         try await Task.sleep(for: .milliseconds(500))
         kill(pid, SIGKILL)
         #expect(DaemonTestSupport.wait(pid) == 128 + SIGKILL)
