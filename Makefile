@@ -6,7 +6,7 @@ DEBUG_PATH := .build/debug
 PREFIX ?= /usr/local
 BENCH_DIR ?= bench-data
 
-.PHONY: help deps build release test demo bench fuzz eval install uninstall man completions format clean
+.PHONY: help deps build release test demo bench fuzz eval install uninstall deb man completions format clean
 EVAL_DIR ?= /tmp/footstep-eval
 EVAL_DATA ?= /tmp/train-data
 
@@ -22,6 +22,7 @@ help:
 	@echo "              (LOCKBOX=1 scores the lockbox with the shipped model: once, at the end; see docs/evaluation.md)"
 	@echo "make install  install binaries, units and the default configuration under PREFIX=$(PREFIX) (DESTDIR honoured)"
 	@echo "make uninstall  remove what make install put in place (configuration and evidence are kept)"
+	@echo "make deb     the Debian package (Swift runtime linked in) into dist/: sudo apt install ./dist/footstepd_*.deb"
 	@echo "make completions  shell completions and man pages for footstepctl into contrib/"
 
 deps:
@@ -85,6 +86,13 @@ install: release
 
 uninstall:
 	PREFIX=$(PREFIX) ./scripts/uninstall.sh
+
+# The Swift runtime is linked in: the package runs on a Debian 12 machine without a Swift toolchain.
+STATIC_PATH := .build/static/release
+deb:
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static $(BUILD_FLAGS)
+	./scripts/generate-completions.sh $(STATIC_PATH) contrib
+	./scripts/make-deb.sh $(STATIC_PATH) dist
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -130,6 +130,63 @@ struct SystemdUnitTests {
         #expect(missing.output.contains("detection.model_path") && missing.output.contains("not installed"))
     }
 
+    /// `make deb`'s packaging (here from the debug build, the Swift runtime allowed, uncompressed): Debian's
+    /// layout, the configuration a conffile, Depends worked out from the libraries, maintainer scripts that create
+    /// the user and leave the service disabled, and binaries that run from the extracted tree.
+    @Test(.enabled(
+        if: DaemonTestSupport.footstepdPath != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"),
+        "footstepd is not built, or dpkg-deb is missing"))
+    func theDebianPackageHasDebiansLayoutAndItsBinariesRun() throws {
+        let directory = try TemporaryDirectory()
+        let built = (DaemonTestSupport.footstepdPath! as NSString).deletingLastPathComponent
+        let made = try Self.run([
+            "ALLOW_SWIFT_RUNTIME=1", "DEB_COMPRESSION=none", "bash",
+            Self.repository.appendingPathComponent("scripts/make-deb.sh").path, built, directory.appending("dist"),
+        ])
+        #expect(made.status == 0, "\(made.output)")
+        let package = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(package.hasSuffix("_amd64.deb") || package.hasSuffix("_arm64.deb"), "\(package)")
+        let control = try Self.run(["dpkg-deb", "-f", package]).output
+        #expect(control.contains("Package: footstepd\n") && control.contains("Version: 0."))
+        for library in ["libasound2", "libsqlite3-0", "libsndfile1", "libsystemd0", "libmosquitto1"] {
+            #expect(control.contains(library), "Depends lacks \(library): \(control)")
+        }
+        #expect(!control.contains("swift"))
+        let contents = try Self.run(["dpkg-deb", "-c", package]).output
+        for path in [
+            "./usr/bin/footstepd", "./usr/bin/footstepctl", "./usr/share/footstepd/footstep-model.json",
+            "./usr/lib/systemd/system/footstepd.service", "./usr/lib/sysusers.d/footstepd.conf",
+            "./usr/lib/tmpfiles.d/footstepd.conf", "./etc/footstepd/footstepd.toml",
+        ] {
+            #expect(contents.contains(" \(path)\n"), "\(path) is not in the package")
+        }
+        #expect(contents.contains("root/root"))
+        let unpacked = directory.appending("control")
+        #expect(try Self.run(["dpkg-deb", "-e", package, unpacked]).status == 0)
+        #expect(try String(contentsOfFile: unpacked + "/conffiles", encoding: .utf8) == "/etc/footstepd/footstepd.toml\n")
+        let postinst = try String(contentsOfFile: unpacked + "/postinst", encoding: .utf8)
+        #expect(postinst.contains("systemd-sysusers footstepd.conf"))
+        // Nothing is enabled or started by the package (comments aside).
+        let commands = postinst.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        #expect(!commands.contains { $0.contains("enable") || $0.contains("start") })
+        for script in ["postinst", "prerm", "postrm"] {
+            #expect(try Self.run(["sh", "-n", unpacked + "/" + script]).status == 0, "\(script)")
+        }
+        // The binaries run from the package's tree and find its model.
+        let tree = directory.appending("tree")
+        #expect(try Self.run(["dpkg-deb", "-x", package, tree]).status == 0)
+        let check = try Self.run([
+            "\(tree)/usr/bin/footstepd", "--check-config", "--config", "\(tree)/etc/footstepd/footstepd.toml",
+            "--state-dir", directory.appending("state"), "--socket", directory.appending("control.sock"),
+        ])
+        #expect(check.status == 0, "\(check.output)")
+        // Binaries that load the toolchain's Swift runtime are refused for a real package.
+        let refused = try Self.run([
+            "bash", Self.repository.appendingPathComponent("scripts/make-deb.sh").path, built, directory.appending("refused"),
+        ])
+        #expect(refused.status != 0 && refused.output.contains("--static-swift-stdlib"))
+    }
+
     @Test(arguments: ["footstepd.service", "footstep-collector.service"])
     func theServiceExposureIsAtMost2Point5(_ unit: String) throws {
         let directory = try TemporaryDirectory()
