@@ -124,6 +124,8 @@ let package = Package(
             dependencies: [
                 "CSystemd", "FootstepAPI", "FootstepAnalysis", "FootstepAudio", "FootstepClassifier",
                 "FootstepConfiguration", "FootstepCore", "FootstepDSP", "FootstepMQTT", "FootstepStore", "FootstepWire",
+                // The pending journal's checksums.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

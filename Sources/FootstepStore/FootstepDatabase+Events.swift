@@ -11,9 +11,11 @@ extension FootstepDatabase {
     /// `previousHash` is the hash of the event appended just before (the chain head,
     /// across all sessions), insert it, and move the chain head. All or nothing.
     ///
+    /// - Parameter recovering: The events were kept aside when the store refused them (the daemon's pending
+    ///   journal): their session may have ended since, and they are stored into it all the same.
     /// - Returns: The new ids, in the order given.
     @discardableResult
-    public func appendEvents(_ events: [NewEvent]) throws(StoreError) -> [Int64] {
+    public func appendEvents(_ events: [NewEvent], recovering: Bool = false) throws(StoreError) -> [Int64] {
         if events.isEmpty { return [] }
         let normalized = try events.map { (event) throws(StoreError) in try Self.validated(event) }
         return try write { db in
@@ -21,7 +23,7 @@ extension FootstepDatabase {
             var fileSessions: [Int64: Int64] = [:]
             for event in normalized {
                 if !openSessions.contains(event.sessionId) {
-                    try Self.openSession(db, event.sessionId)
+                    _ = try recovering ? Self.requireSession(db, event.sessionId) : Self.openSession(db, event.sessionId)
                     openSessions.insert(event.sessionId)
                 }
                 if let fileId = event.audioFileId {

@@ -4,9 +4,10 @@ import GRDB
 extension FootstepDatabase {
     /// Appends level minutes (the `id`s given are ignored) in one transaction.
     ///
+    /// - Parameter recovering: As for ``appendEvents(_:recovering:)``: into a session that may have ended.
     /// - Returns: The new ids, in order.
     @discardableResult
-    public func appendLevels(_ levels: [LevelMinuteRecord]) throws(StoreError) -> [Int64] {
+    public func appendLevels(_ levels: [LevelMinuteRecord], recovering: Bool = false) throws(StoreError) -> [Int64] {
         for level in levels {
             let values = [level.seconds, level.laeq, level.lceq, level.lafMax, level.lafMin, level.la10, level.la90]
             guard values.allSatisfy(\.isFinite), level.seconds > 0 else {
@@ -17,7 +18,9 @@ extension FootstepDatabase {
             var checked: Set<Int64> = []
             var ids: [Int64] = []
             for var level in levels {
-                if checked.insert(level.sessionId).inserted { try Self.openSession(db, level.sessionId) }
+                if checked.insert(level.sessionId).inserted {
+                    _ = try recovering ? Self.requireSession(db, level.sessionId) : Self.openSession(db, level.sessionId)
+                }
                 level.id = nil
                 try level.insert(db)
                 ids.append(level.id!)

@@ -117,7 +117,7 @@ struct Footstepd: AsyncParsableCommand {
 
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let logger = Logger(label: "footstepd")
-        let (group, _) = DaemonApplication.build(
+        let (group, daemon) = DaemonApplication.build(
             configuration: configuration, source: choice, options: options, logger: logger)
         do {
             try await group.run()
@@ -125,5 +125,7 @@ struct Footstepd: AsyncParsableCommand {
             logger.critical("footstepd failed: \(error)")
             throw ExitCode.failure
         }
+        // A stop that could not store everything says so in its status (the journal line said what is where).
+        if daemon.recordsLeftAside > 0 { throw ExitCode(75) }
     }
 }

@@ -159,10 +159,13 @@ struct DaemonDiskTests {
         #expect(last.frames > 16000)
     }
 
+    /// The disk full at a stop: what the store refused goes to the pending journal (the daemon's reserve makes
+    /// room for it), the stop says so and reports it; the next start stores every one of those events into its
+    /// session, and removes the journal.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs"))
-    func eventsThatCannotBeStoredAtShutdownAreCountedInTheJournal() async throws {
+    func eventsTheStoreRefusedAtAStopAreKeptAndStoredAtTheNextStart() async throws {
         let directory = try TemporaryDirectory()
-        let fs = try #require(SmallFileSystem(in: directory.path, bytes: 8 << 20))
+        let fs = try #require(SmallFileSystem(in: directory.path, bytes: 10 << 20))
         let state = "\(fs.path)/state"
         _ = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         var configuration = DaemonConfiguration()
@@ -178,19 +181,44 @@ struct DaemonDiskTests {
             logger: logger, handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
         #expect(await waitUntil(10) { daemon.status.storedEvents > 2 })
+        #expect(FileManager.default.fileExists(atPath: "\(state)/\(PendingJournal.reserveName)"))
         // The disk fills up: from now on no event can be written.
-        _ = try fs.fill(leaving: 0)
+        let filler = try fs.fill(leaving: 0)
         #expect(await waitUntil(10) {
             collector.entries.contains { $0.message.hasPrefix("cannot store") && $0.message.contains("events") }
         })
         await group.triggerGracefulShutdown()
         try await running.value
 
-        let lost = collector.entries.first { $0.metadata["footstep.lost_events"] != nil }
-        let entry = try #require(lost, "no journal entry counts the lost events")
-        #expect(entry.level == .critical)
-        #expect(entry.message.contains("could not be stored and are lost"))
-        #expect(Int(entry.metadata["footstep.lost_events"] ?? "") ?? 0 > 0)
+        let kept = try #require(
+            collector.entries.first { $0.metadata["footstep.journaled_events"] != nil }, "no journal line says what was kept")
+        #expect(kept.level == .critical && kept.message.contains("pending.jsonl"))
+        #expect(!collector.entries.contains { $0.message.contains("could not be stored and are lost") })
+        let journaled = Int(kept.metadata["footstep.journaled_events"] ?? "") ?? 0
+        #expect(journaled > 0)
+        #expect(daemon.recordsLeftAside >= journaled)
+        let journal = PendingJournal(directory: state)
+        let pending = try journal.read()
+        #expect(pending.events.count == journaled && pending.damaged == 0)
+
+        // Space again; the next start stores them first.
+        try FileManager.default.removeItem(atPath: filler)
+        let session = try #require(pending.events.first?.sessionId)
+        let before = try FootstepDatabase.open(path: "\(state)/footstepd.db").events(EventFilter(sessionId: session, limit: 10_000)).items
+        let again = LogCollector()
+        let (nextGroup, next) = DaemonApplication.build(
+            configuration: configuration, source: .demo(scenario: "walking:seed=2,duration=5"), options: options,
+            logger: Logger(label: "footstepd-test") { _ in again }, handleSignals: false, controlSocket: false)
+        try await nextGroup.run()
+        #expect(next.recordsLeftAside == 0)
+        #expect(again.entries.contains { $0.metadata["footstep.replayed_events"] == "\(journaled)" })
+        #expect(!journal.exists)
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let after = try database.events(EventFilter(sessionId: session, limit: 10_000)).items
+        #expect(after.count == before.count + journaled)
+        let offsets = Set(after.map(\.frameOffset))
+        #expect(pending.events.allSatisfy { offsets.contains($0.frameOffset) })
+        #expect(try database.verifyChain().isIntact)
     }
 
     @Test func retentionDeletesTheOldestAudioButNeverClips() async throws {

@@ -113,7 +113,8 @@ extension FootstepDaemonService {
             database: database, sessionId: sessionId, sampleRate: format.sampleRate, channels: format.channels,
             logger: logger,
             feeds: SessionSink.Feeds(
-                levels: liveLevels, events: liveEvents, calibrated: configuration.levels.calibrationOffset != 0))
+                levels: liveLevels, events: liveEvents, calibrated: configuration.levels.calibrationOffset != 0),
+            journal: PendingJournal(directory: configuration.stateDirectory))
         var timers = SessionTimers(
             flush: .seconds(options.flushInterval), watchdog: notifier.watchdogInterval.map { $0 / 2 },
             status: .seconds(options.statusInterval), housekeeping: housekeepingPeriod)
@@ -183,6 +184,7 @@ extension FootstepDaemonService {
             if finished { break }
         }
         sink.finish(status: update)
+        if sink.journaled > 0 { noteLeftAside(sink.journaled) }
         housekeeping.tick(configuration: self.configuration, status: update)  // retention for the last file
         let endedAt = max(anchor, sink.lastDataTime ?? Date())
         do {

@@ -66,6 +66,12 @@ public final class FootstepDaemonService: Service, Sendable {
     /// Wakes the service task: capture reports, commands, the control socket.
     let wakeup = ServiceWakeup()
     private let shuttingDown = Atomic<Bool>(false)
+    private let leftAside = Atomic<Int>(0)
+    /// Records the store refused that a stop kept in the pending journal (stored at the next start): footstepd
+    /// exits non-zero when there are any.
+    public var recordsLeftAside: Int { leftAside.load(ordering: .acquiring) }
+
+    func noteLeftAside(_ count: Int) { leftAside.add(count, ordering: .acquiringAndReleasing) }
     /// Live A-weighted levels, about 8 readings per second, for `/v1/levels/live`.
     public let liveLevels = LiveBroadcast<LiveLevelReading>()
     /// Events as they are stored (with their row id), for `/v1/events/live`.
@@ -188,6 +194,12 @@ public final class FootstepDaemonService: Service, Sendable {
             analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
             storeInterval: options.flushInterval, logger: logger
         ).run()
+        // What a stop could not store (the store refused it) goes in first; then the disk's reserve for next time.
+        let journal = PendingJournal(directory: configuration.stateDirectory)
+        try PendingReplay(journal: journal, database: database, logger: logger).run()
+        if !journal.holdReserve() {
+            logger.warning("cannot hold \(PendingJournal.reserveBytes >> 20) MB back in \(journal.reservePath): a full disk at a stop may lose what the store refuses")
+        }
         let mqtt = MQTTPublishing.start(configuration: configuration, database: database, logger: logger) {
             [weak self] command, topic in
             Task { await self?.handle(command, from: topic) }

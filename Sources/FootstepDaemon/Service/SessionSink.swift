@@ -68,7 +68,16 @@ struct SessionSink {
     /// A fatal capture error, if the capture thread stopped on one.
     private(set) var failure: String?
 
-    init(database: FootstepDatabase, sessionId: Int64, sampleRate: Int, channels: Int, logger: Logger, feeds: Feeds) {
+    /// Where what the store refused goes at a stop (nil: nowhere, it is lost and said so).
+    private let journal: PendingJournal?
+    /// Records the store refused that the stop put in the journal.
+    private(set) var journaled = 0
+
+    init(
+        database: FootstepDatabase, sessionId: Int64, sampleRate: Int, channels: Int, logger: Logger, feeds: Feeds,
+        journal: PendingJournal? = nil
+    ) {
+        self.journal = journal
         self.database = database
         self.sessionId = sessionId
         self.sampleRate = sampleRate
@@ -316,6 +325,22 @@ struct SessionSink {
     mutating func finish(status: StatusUpdate) {
         flush(status: status)
         if !pendingEvents.isEmpty { flush(status: status) }  // one more try: a retention sweep may have made room
+        if (!pendingEvents.isEmpty || !pendingLevels.isEmpty), let journal {
+            do {
+                try journal.write(events: pendingEvents, levels: pendingLevels)
+                journaled = pendingEvents.count + pendingLevels.count
+                logger.critical(
+                    "the store refused \(pendingEvents.count) events and \(pendingLevels.count) level minutes: kept in \(journal.path), stored at the next start",
+                    metadata: sessionMetadata.merging([
+                        "footstep.journaled_events": "\(pendingEvents.count)",
+                        "footstep.journaled_levels": "\(pendingLevels.count)",
+                    ]) { $1 })
+                pendingEvents.removeAll()
+                pendingLevels.removeAll()
+            } catch {
+                logger.critical("cannot keep what the store refused in \(journal.path): \(error)", metadata: sessionMetadata)
+            }
+        }
         if !pendingEvents.isEmpty {
             // Nothing more can be done here: say exactly what is lost.
             let times = pendingEvents.map(\.timestamp)

@@ -4,7 +4,7 @@ import Foundation
 /// An event to append: the evidence fields only. The store assigns the id, the
 /// hash and the chain link (see ``FootstepDatabase/appendEvents(_:)``).
 @dynamicMemberLookup
-public struct NewEvent: Sendable, Hashable {
+public struct NewEvent: Sendable, Hashable, Codable {
     /// The session the event belongs to (must be `recording` or `paused`).
     public var sessionId: Int64
     /// The audio file holding the event, if any.
