@@ -121,17 +121,21 @@ struct DashboardServer: Sendable {
         let directory = NSTemporaryDirectory() + "/footstepctl-ui-report-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let suffix = format == "bundle" ? "zip" : format
+        let storeArguments = storeArguments
         do {
-            if format == "bundle" {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let name = "footstep-evidence-\(from.prefix(10))_\(to.prefix(10)).zip"
-                let command = try FootstepCtl.Bundle.parse(
-                    ["--from", from, "--to", to, "-o", directory + "/" + name, "--quiet"] + storeArguments)
-                try command.run()
-            } else {
-                let command = try FootstepCtl.Report.parse(
-                    ["--period", "\(from)..\(to)", "--format", format, "-o", directory, "--quiet"] + storeArguments)
-                try command.run()
+            // Written on a thread of its own: the server goes on answering meanwhile.
+            try await Self.offPool {
+                if format == "bundle" {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    let name = "footstep-evidence-\(from.prefix(10))_\(to.prefix(10)).zip"
+                    let command = try FootstepCtl.Bundle.parse(
+                        ["--from", from, "--to", to, "-o", directory + "/" + name, "--quiet"] + storeArguments)
+                    try command.run()
+                } else {
+                    let command = try FootstepCtl.Report.parse(
+                        ["--period", "\(from)..\(to)", "--format", format, "-o", directory, "--quiet"] + storeArguments)
+                    try command.run()
+                }
             }
         } catch {
             return Self.badRequest("the \(format) could not be made: \(FootstepCtl.Report.message(for: error))")
@@ -148,6 +152,13 @@ struct DashboardServer: Sendable {
             status: .ok,
             headers: [.contentType: types[format]!, .contentDisposition: "attachment; filename=\"\(name)\""],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Runs `body` on a new thread and waits for it without holding one of Swift concurrency's threads.
+    static func offPool(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
     }
 
     static func badRequest(_ message: String) -> Response {
