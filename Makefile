@@ -91,7 +91,8 @@ uninstall:
 STATIC_PATH := .build/static/release
 deb:
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static $(BUILD_FLAGS)
-	./scripts/generate-completions.sh $(STATIC_PATH) contrib
+	BUILD_FLAGS="-c release --static-swift-stdlib --scratch-path .build/static $(BUILD_FLAGS)" \
+		./scripts/generate-completions.sh $(STATIC_PATH) contrib
 	./scripts/make-deb.sh $(STATIC_PATH) dist
 
 format:
