@@ -30,6 +30,8 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/footstepd-deb.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 
 DESTDIR="$stage" PREFIX=/usr SYSCONFDIR=/etc "$root/scripts/install.sh" "$bin" > /dev/null
+# Packaged binaries carry no debug symbols, as Debian's (dh_strip): a static footstepd goes from 159 MB to 83 MB.
+if command -v strip > /dev/null; then strip --strip-unneeded "$stage"/usr/bin/*; fi
 
 # Depends: the packages of the libraries the binaries load, the Swift runtime excepted.
 libraries=$(for tool in "$stage"/usr/bin/*; do ldd "$tool"; done | awk '/=> \// { print $3 }' | sort -u)
