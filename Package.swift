@@ -154,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "footstepd",
             dependencies: [
-                "FootstepConfiguration", "FootstepDaemon",
+                "FootstepConfiguration", "FootstepCore", "FootstepDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepCore
 import FootstepConfiguration
 import FootstepDaemon
 import Foundation
@@ -20,7 +21,8 @@ struct Footstepd: AsyncParsableCommand {
             built-in synthetic night at 1000x real time; add device_loss=START+LENGTH (seconds) to the \
             scenario to unplug its simulated microphone for a while (a device-loss gap), e.g. \
             demo:night:duration=3600,device_loss=1200+300.
-            """)
+            """,
+        version: FootstepVersion.current)
 
     @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "FILE"))
     var config: String?
