@@ -65,7 +65,12 @@ struct OutboxPublisherTests {
             try broker.start()
             #expect(await waitUntil(20) { subscriber.ids(on: "footstepd/test/event").count == ids.count })
         }
-        #expect(subscriber.ids(on: "footstepd/test/event") == ids)
+        // Every row once (deduplicated by id), none missing. Sent in order; delivered in order except that a
+        // message in flight when the broker died may reach the subscriber after later ones (QoS 1 across a broker
+        // crash: one clean-clone run got 21 after 50), so the order is checked up to the first outage.
+        let received = subscriber.ids(on: "footstepd/test/event")
+        #expect(received.sorted() == ids)
+        #expect(Array(received.prefix(20)) == Array(ids.prefix(20)))
         #expect(await waitUntil(5) { (try? store.outboxHealth().depth) == 0 })
         #expect(publisher.publisher.health.connected)
         await publisher.stop()
