@@ -20,8 +20,7 @@ extension FootstepDatabase {
         switch filter.review {
         case nil: break
         case .unreviewed?: query.add("reviewVerdict IS NULL", [])
-        case .confirmed?: query.add("reviewVerdict = ?", [ReviewVerdict.confirmed.rawValue])
-        case .rejected?: query.add("reviewVerdict = ?", [ReviewVerdict.rejected.rawValue])
+        case let state?: query.add("reviewVerdict = ?", [state.rawValue])  // the verdict of the same name
         }
         query.addCursor(filter.after, order: filter.order)
         return try read { db in

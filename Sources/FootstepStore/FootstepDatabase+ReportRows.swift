@@ -75,7 +75,10 @@ extension FootstepDatabase {
                         THEN CASE kind WHEN 'footstep' THEN type ELSE kind END END,
                    reviewVerdict,
                    CASE WHEN reviewVerdict IS NOT NULL THEN
-                     (SELECT reviewer || char(31) || reason FROM typeRevision r
+                     (SELECT reviewer FROM typeRevision r
+                      WHERE r.eventId = event.id AND r.verdict IS NOT NULL ORDER BY r.id DESC LIMIT 1) END,
+                   CASE WHEN reviewVerdict IS NOT NULL THEN
+                     (SELECT reason FROM typeRevision r
                       WHERE r.eventId = event.id AND r.verdict IS NOT NULL ORDER BY r.id DESC LIMIT 1) END
             FROM event WHERE timestamp >= ? AND timestamp < ?\(session == nil ? "" : " AND sessionId = ?")
             ORDER BY timestamp, id
@@ -108,11 +111,8 @@ extension FootstepDatabase {
                         guard let verdict = ReviewVerdict(rawValue: text) else {
                             throw StoreError.invalidValue("event row \(id): its review is '\(text)' (run footstepctl verify)")
                         }
-                        let who = ((row[16] as String?) ?? "").split(
-                            separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
                         return EventReportRow.Review(
-                            verdict: verdict, reviewer: who.first.map(String.init) ?? "",
-                            reason: who.count > 1 ? String(who[1]) : "")
+                            verdict: verdict, reviewer: (row[16] as String?) ?? "", reason: (row[17] as String?) ?? "")
                     }))
             }
         }

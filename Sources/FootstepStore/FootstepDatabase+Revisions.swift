@@ -149,7 +149,7 @@ extension FootstepDatabase {
                 db,
                 sql: """
                     SELECT id, kind, type, confidence, hash, revisedKind, revisedType, revisedConfidence, revisionHash,
-                           \(verdictColumn)
+                           \(verdictColumn) AS reviewVerdict
                     FROM event
                     WHERE revisedKind IS NOT NULL OR revisedType IS NOT NULL OR revisedConfidence IS NOT NULL
                        OR revisionHash IS NOT NULL OR \(verdictColumn) IS NOT NULL
@@ -184,7 +184,7 @@ extension FootstepDatabase {
                 let revisedType: String? = event["revisedType"]
                 let revisedConfidence: Double? = event["revisedConfidence"]
                 let revisionHash: String? = event["revisionHash"]
-                let reviewVerdict: String? = event[9]
+                let reviewVerdict: String? = event["reviewVerdict"]
                 // Revisions stored before kinds could change (v5) left revisedKind empty:
                 // what must agree is the kind queries read.
                 let storedKind: String = event["kind"]

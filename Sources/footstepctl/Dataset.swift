@@ -173,9 +173,11 @@ struct ReviewedDatasetWriter {
     {
         let id = event.id!
         let live = files.filter { $0.prunedAt == nil && FileManager.default.fileExists(atPath: $0.path) }
-        let rate = Double(files.first?.sampleRate ?? 16_000)
-        let start = max(0, event.frameOffset - Int64(before * rate))
-        let onset = Double(event.frameOffset - start) / rate
+        let rate = files.first?.sampleRate ?? 16_000
+        let frames = ClipExtractor.eventFrames(
+            onsetFrame: event.frameOffset, duration: event.measurements.duration, before: before, after: after,
+            sampleRate: rate)
+        let onset = Double(event.frameOffset - frames.lowerBound) / Double(rate)
         if let stored = event.clipPath {
             let path = database.resolve(stored)
             if FileManager.default.fileExists(atPath: path) {
@@ -185,17 +187,16 @@ struct ReviewedDatasetWriter {
                 return (name, onset)
             }
         }
-        guard let first = live.first else { return nil }
+        // No file left that holds the event: its audio is gone. Any other failure (writing DIR) is the user's to see.
+        guard let first = live.first,
+            live.contains(where: { $0.startFrame < frames.upperBound && $0.startFrame + $0.frames > frames.lowerBound })
+        else { return nil }
         let name = "clips/event-\(id).\(first.format.fileExtension)"
-        let end = event.frameOffset + Int64((after + max(0, event.measurements.duration)) * rate)
-        do {
-            try ClipExtractor.extract(
-                from: live.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
-                startFrame: start, endFrame: end, format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels),
-                container: first.format, to: "\(directory)/\(name)")
-        } catch {
-            return nil
-        }
+        try ClipExtractor.extract(
+            from: live.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
+            startFrame: frames.lowerBound, endFrame: frames.upperBound,
+            format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: first.format,
+            to: "\(directory)/\(name)")
         return (name, onset)
     }
 

@@ -41,6 +41,16 @@ public enum ClipExtractor {
         }
     }
 
+    /// The session frames of an event's clip: `before` seconds ahead of its onset (never before the session's
+    /// first frame) to `after` seconds past its end, as the daemon cuts a clip that was not kept.
+    public static func eventFrames(
+        onsetFrame: Int64, duration: Double, before: Double, after: Double, sampleRate: Int
+    ) -> Range<Int64> {
+        let rate = Double(sampleRate)
+        let start = max(0, onsetFrame - Int64(before * rate))
+        return start..<(onsetFrame + Int64((after + max(0, duration)) * rate))
+    }
+
     /// Where `extract` of the same range joins audio across frames that no source holds (a device loss, a pause, a
     /// pruned or missing file). Frames missing before the first held frame or after the last are not joins.
     public static func joins(of sources: [Source], startFrame: Int64, endFrame: Int64) -> [Join] {

@@ -139,15 +139,15 @@ public struct DaemonControlBackend: ControlBackend {
             .filter { $0.prunedAt == nil && FileManager.default.fileExists(atPath: $0.path) }
         guard let first = files.first else { return nil }
         let recording = daemon.configuration.recording
-        let rate = Double(first.sampleRate)
-        let start = max(0, event.frameOffset - Int64(recording.clipBefore * rate))
-        let end = event.frameOffset + Int64((recording.clipAfter + max(0, event.duration)) * rate)
+        let frames = ClipExtractor.eventFrames(
+            onsetFrame: event.frameOffset, duration: event.duration, before: recording.clipBefore,
+            after: recording.clipAfter, sampleRate: first.sampleRate)
         let output = NSTemporaryDirectory() + "/footstepd-clip-\(UUID().uuidString).\(first.format.fileExtension)"
         defer { try? FileManager.default.removeItem(atPath: output) }
         do {
             try ClipExtractor.extract(
                 from: files.map { ClipExtractor.Source(path: $0.path, startFrame: $0.startFrame, frames: $0.frames) },
-                startFrame: start, endFrame: end,
+                startFrame: frames.lowerBound, endFrame: frames.upperBound,
                 format: AudioFormat(sampleRate: first.sampleRate, channels: first.channels), container: first.format,
                 to: output)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// Who may use the dashboard: a browser on this machine that opened the URL
 /// `footstepctl ui` printed. Every request must name this server as its `Host`
@@ -10,7 +11,10 @@ import Hummingbird
 /// HTTP-only cookie carries it. Anything else is 403 with no data.
 struct DashboardGuard<Context: RequestContext>: RouterMiddleware {
     let token: String
-    let port: Int
+    let bound: BoundPort
+
+    /// The port the server listens on (known once it runs: `--port 0` picks a free one).
+    var port: Int { bound.port }
 
     /// The cookie that carries the token (one name per port: two dashboards do not clash).
     var cookieName: String { "footstepd_ui_\(port)" }
@@ -66,10 +70,7 @@ struct DashboardGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     static func refuse(_ message: String) -> Response {
-        let body = #"{"error":{"code":"forbidden","message":"\#(message.replacingOccurrences(of: "\"", with: "'"))"}}"#
-        return Response(
-            status: .forbidden, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        DashboardServer.error(.forbidden, code: "forbidden", message)
     }
 
     /// A new token: 32 random bytes as hex.
@@ -77,4 +78,11 @@ struct DashboardGuard<Context: RequestContext>: RouterMiddleware {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
+}
+
+/// The port the dashboard is bound to, set once it runs.
+final class BoundPort: Sendable {
+    private let value = Atomic<Int>(0)
+    var port: Int { value.load(ordering: .acquiring) }
+    func set(_ port: Int) { value.store(port, ordering: .releasing) }
 }

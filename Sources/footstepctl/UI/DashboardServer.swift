@@ -5,7 +5,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import Synchronization
 
 /// The local web dashboard (`footstepctl ui`): its pages, compiled in, and the
 /// daemon's API under `/api/`, forwarded to the control socket as the user who
@@ -24,7 +23,7 @@ struct DashboardServer: Sendable {
     func application(port: Int, onRunning: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
         let bound = BoundPort()
-        router.middlewares.add(DashboardGuardByPort(token: token, bound: bound))
+        router.middlewares.add(DashboardGuard(token: token, bound: bound))
         router.get("/") { _, _ in Self.asset(DashboardAssets.page, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(DashboardAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/style.css") { _, _ in Self.asset(DashboardAssets.style, type: "text/css; charset=utf-8") }
@@ -80,14 +79,15 @@ struct DashboardServer: Sendable {
                 status: HTTPResponse.Status(code: answer.status), headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         } catch {
-            return Self.unavailable(error.description)
+            return Self.error(.serviceUnavailable, code: "unavailable", error.description)
         }
     }
 
-    static func unavailable(_ message: String) -> Response {
-        let body = try? APIJSON.encoder.encode(ErrorResponse(code: "unavailable", message: message))
+    /// An ``ErrorResponse`` body with `status`, as the daemon's own errors are.
+    static func error(_ status: HTTPResponse.Status, code: String, _ message: String) -> Response {
+        let body = try? APIJSON.encoder.encode(ErrorResponse(code: code, message: message))
         return Response(
-            status: .serviceUnavailable, headers: [.contentType: "application/json"],
+            status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body ?? Data())))
     }
 
@@ -115,7 +115,7 @@ struct DashboardServer: Sendable {
         guard let from = query.get("from"), let to = query.get("to"),
             let format = query.get("format"), ["html", "pdf", "csv", "json", "bundle"].contains(format)
         else {
-            return Self.badRequest(
+            return Self.error(.badRequest, code: "bad_request", 
                 "a report needs from and to (YYYY-MM-DDTHH:MM, local) and a format: html, pdf, csv, json, bundle")
         }
         let directory = NSTemporaryDirectory() + "/footstepctl-ui-report-\(UUID().uuidString)"
@@ -138,12 +138,12 @@ struct DashboardServer: Sendable {
                 }
             }
         } catch {
-            return Self.badRequest("the \(format) could not be made: \(FootstepCtl.Report.message(for: error))")
+            return Self.error(.badRequest, code: "bad_request", "the \(format) could not be made: \(FootstepCtl.Report.message(for: error))")
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         guard let name = files.first(where: { $0.hasSuffix("." + suffix) }),
             let data = FileManager.default.contents(atPath: directory + "/" + name)
-        else { return Self.badRequest("the report wrote no \(suffix) file") }
+        else { return Self.error(.badRequest, code: "bad_request", "the report wrote no \(suffix) file") }
         let types = [
             "html": "text/html; charset=utf-8", "pdf": "application/pdf", "csv": "text/csv", "json": "application/json",
             "bundle": "application/zip",
@@ -159,31 +159,5 @@ struct DashboardServer: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
-    }
-
-    static func badRequest(_ message: String) -> Response {
-        let body = try? APIJSON.encoder.encode(ErrorResponse(code: "bad_request", message: message))
-        return Response(
-            status: .badRequest, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body ?? Data())))
-    }
-}
-
-/// The port the dashboard is bound to, known once it runs (`--port 0` picks a free one).
-final class BoundPort: Sendable {
-    private let value = Atomic<Int>(0)
-    var port: Int { value.load(ordering: .acquiring) }
-    func set(_ port: Int) { value.store(port, ordering: .releasing) }
-}
-
-/// ``DashboardGuard`` for the port the server is actually bound to.
-struct DashboardGuardByPort<Context: RequestContext>: RouterMiddleware {
-    let token: String
-    let bound: BoundPort
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        try await DashboardGuard<Context>(token: token, port: bound.port).handle(request, context: context, next: next)
     }
 }
