@@ -22,13 +22,13 @@ public struct FleetMessage: Sendable, Equatable {
 }
 
 extension FleetStore {
-    /// Stores a message, in one transaction, and verifies the sensor's chain with each event.
+    /// Stores a message, in one transaction, and verifies the sensor's chain with each event (``ChainVerifier``).
     ///
     /// - Returns: What an operator must hear about (a chain break), for the journal.
     @discardableResult
     public func ingest(_ message: FleetMessage, at now: Date = Date()) async throws -> [String] {
         try await client.withTransaction(logger: logger) { connection in
-            try await Ingest(connection: connection, logger: logger).store(message, at: now)
+            try await Ingest(connection: connection, logger: logger, hold: chainHold).store(message, at: now)
         }
     }
 }
@@ -37,6 +37,8 @@ extension FleetStore {
 private struct Ingest {
     let connection: PostgresConnection
     let logger: Logger
+    /// How long a hole in a chain may wait for its events (`FleetStore.chainHold`).
+    let hold: TimeInterval
 
     func store(_ message: FleetMessage, at now: Date) async throws -> [String] {
         let sensor = message.sensor
@@ -112,55 +114,139 @@ private struct Ingest {
         default:
             break
         }
-        return []
+        // A hole waits for its events: any message of the sensor may find it bridged by a deletion, or too old.
+        let chain = try await chainState(sensor)
+        guard chain.holeSince != nil else { return [] }
+        return try await settleChain(sensor, ChainVerifier(state: chain, hold: hold), now)
     }
 
     private func ingestEvent(_ e: MQTTPayloads.Event, _ sensor: String, _ text: String, _ now: Date) async throws
         -> [String]
     {
         try await connection.query(PostgresQuery(unsafeSQL: FleetStore.partitionStatement(for: e.time)), logger: logger)
-        try await connection.query(
+        let inserted = try await connection.query(
             """
             INSERT INTO event (sensor, id, session, time, kind, type, confidence, lafmax, hash, previous_hash, payload)
             VALUES (\(sensor), \(e.id), \(e.session), \(e.time), \(e.kind), \(e.type), \(e.confidence), \(e.lafmax),
                     \(e.hash), \(e.previous_hash), \(text)::jsonb)
             ON CONFLICT DO NOTHING
+            RETURNING id
             """, logger: logger)
-        var verifier = ChainVerifier(state: try await chainState(sensor))
-        let verdict = verifier.receive(id: e.id, hash: e.hash, previousHash: e.previous_hash)
-        guard verdict != .duplicate else { return [] }
+        var isNew = false
+        for try await _ in inserted.decode(Int64.self) { isNew = true }
+        guard isNew else { return [] }  // a redelivery
+        let verifier = ChainVerifier(state: try await chainState(sensor), hold: hold)
+        if verifier.isBehind(e.id) {
+            try await fillBreaks(sensor, now)
+            return []
+        }
+        return try await settleChain(sensor, verifier, now)
+    }
+
+    /// Verifies the sensor's held events as far as they go, stores the chain's state and records the breaks
+    /// declared.
+    ///
+    /// - Returns: The breaks no deletion explains, for the journal.
+    func settleChain(_ sensor: String, _ verifier: ChainVerifier, _ now: Date) async throws -> [String] {
+        var verifier = verifier
+        var held: [ChainVerifier.Link] = []
+        let rows = try await connection.query(
+            """
+            SELECT id, hash, previous_hash FROM event WHERE sensor = \(sensor) AND id > \(verifier.state.lastEventId)
+            ORDER BY id
+            """, logger: logger)
+        for try await (id, hash, previous) in rows.decode((Int64, String, String).self) {
+            held.append(ChainVerifier.Link(id: id, hash: hash, previousHash: previous))
+        }
+        let outcomes = verifier.advance(over: held, bridges: try await bridges(sensor), now: now)
         let state = verifier.state
         try await connection.query(
             """
             UPDATE sensor SET chain_head = \(state.head), chain_last_event = \(state.lastEventId),
-                              chain_verified_from = \(state.verifiedFrom)
+                              chain_verified_from = \(state.verifiedFrom), chain_hole_since = \(state.holeSince)
             WHERE name = \(sensor)
             """, logger: logger)
-        guard case let .breaks(expected, found) = verdict else { return [] }
-        // A deletion received before may already explain it.
-        let bridged = try await connection.query(
+        var alerts: [String] = []
+        for outcome in outcomes {
+            let (event, expected, found): (Int64, String, String)
+            switch outcome {
+            case .follows, .startsHere:
+                continue
+            case let .bridged(id, bridge):
+                (event, expected, found) = (id, bridge.previousHash, bridge.lastHash)
+            case let .breaks(id, e, f):
+                (event, expected, found) = (id, e, f)
+            }
+            let resolvedBy = try await deletion(sensor, expected, found)
+            try await connection.query(
+                """
+                INSERT INTO chain_break (sensor, event, expected_hash, found_hash, detected_at, resolved_by)
+                VALUES (\(sensor), \(event), \(expected), \(found), \(now), \(resolvedBy))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+            if resolvedBy == nil {
+                alerts.append(
+                    "sensor \(sensor): the events before event \(event) did not arrive within \(Int(hold)) s: events are missing or altered (chain break)"
+                )
+            }
+        }
+        return alerts
+    }
+
+    /// Marks filled the sensor's open breaks whose missing events have all arrived since, in a chain.
+    private func fillBreaks(_ sensor: String, _ now: Date) async throws {
+        let open = try await connection.query(
+            """
+            SELECT b.event, b.expected_hash, b.found_hash, coalesce(h.id, 0) FROM chain_break b
+            LEFT JOIN event h ON h.sensor = b.sensor AND h.hash = b.expected_hash
+            WHERE b.sensor = \(sensor) AND b.resolved_by IS NULL AND b.filled_at IS NULL
+            """, logger: logger)
+        var breaks: [(event: Int64, expected: String, found: String, after: Int64)] = []
+        for try await row in open.decode((Int64, String, String, Int64).self) { breaks.append(row) }
+        for b in breaks {
+            var links: [ChainVerifier.Link] = []
+            let rows = try await connection.query(
+                """
+                SELECT id, hash, previous_hash FROM event
+                WHERE sensor = \(sensor) AND id > \(b.after) AND id < \(b.event) ORDER BY id
+                """, logger: logger)
+            for try await (id, hash, previous) in rows.decode((Int64, String, String).self) {
+                links.append(ChainVerifier.Link(id: id, hash: hash, previousHash: previous))
+            }
+            guard ChainVerifier.fills(links, from: b.expected, to: b.found) else { continue }
+            try await connection.query(
+                "UPDATE chain_break SET filled_at = \(now) WHERE sensor = \(sensor) AND event = \(b.event)",
+                logger: logger)
+        }
+    }
+
+    /// The sensor's deletions, as the chain sees them.
+    private func bridges(_ sensor: String) async throws -> Set<ChainVerifier.Bridge> {
+        let rows = try await connection.query(
+            "SELECT previous_hash, last_hash FROM deletion WHERE sensor = \(sensor)", logger: logger)
+        var bridges: Set<ChainVerifier.Bridge> = []
+        for try await (previous, last) in rows.decode((String, String).self) {
+            bridges.insert(ChainVerifier.Bridge(previousHash: previous, lastHash: last))
+        }
+        return bridges
+    }
+
+    /// The deletion that spans `expected` to `found`, if one was received.
+    private func deletion(_ sensor: String, _ expected: String, _ found: String) async throws -> Int64? {
+        let rows = try await connection.query(
             """
             SELECT id FROM deletion WHERE sensor = \(sensor) AND previous_hash = \(expected) AND last_hash = \(found)
             """, logger: logger)
-        var resolvedBy: Int64?
-        for try await id in bridged.decode(Int64.self) { resolvedBy = id }
-        try await connection.query(
-            """
-            INSERT INTO chain_break (sensor, event, expected_hash, found_hash, detected_at, resolved_by)
-            VALUES (\(sensor), \(e.id), \(expected), \(found), \(now), \(resolvedBy))
-            ON CONFLICT DO NOTHING
-            """, logger: logger)
-        return resolvedBy == nil
-            ? ["sensor \(sensor): event \(e.id) does not follow the event received before it: events are missing or altered (chain break)"]
-            : []
+        for try await id in rows.decode(Int64.self) { return id }
+        return nil
     }
 
     /// The sensor's chain as last verified.
     func chainState(_ sensor: String) async throws -> ChainVerifier.State {
         let rows = try await connection.query(
-            "SELECT chain_head, chain_last_event, chain_verified_from FROM sensor WHERE name = \(sensor)", logger: logger)
-        for try await (head, last, from) in rows.decode((String?, Int64, Int64?).self) {
-            return ChainVerifier.State(head: head, lastEventId: last, verifiedFrom: from)
+            "SELECT chain_head, chain_last_event, chain_verified_from, chain_hole_since FROM sensor WHERE name = \(sensor)", logger: logger)
+        for try await (head, last, from, since) in rows.decode((String?, Int64, Int64?, Date?).self) {
+            return ChainVerifier.State(head: head, lastEventId: last, verifiedFrom: from, holeSince: since)
         }
         return ChainVerifier.State()
     }

@@ -14,8 +14,10 @@ public struct SensorStatus: Sendable, Equatable, Encodable {
     /// The chain is verified from `chainVerifiedFrom` up to this event.
     public var chainVerifiedTo: Int64
     public var chainVerifiedFrom: Int64?
-    /// Breaks no deletion explains: missing or altered events.
+    /// Breaks no deletion explains and no late arrival filled: missing or altered events.
     public var chainBreaks: Int
+    /// Since when an event after `chainVerifiedTo` has waited for the events before it (nil: none waits).
+    public var chainWaitingSince: Date?
 
     enum CodingKeys: String, CodingKey {
         case name, availability, recording
@@ -25,6 +27,7 @@ public struct SensorStatus: Sendable, Equatable, Encodable {
         case chainVerifiedTo = "chain_verified_to"
         case chainVerifiedFrom = "chain_verified_from"
         case chainBreaks = "chain_breaks"
+        case chainWaitingSince = "chain_waiting_since"
     }
 }
 
@@ -42,18 +45,20 @@ extension FleetStore {
                    (SELECT count(*) FROM event e WHERE e.sensor = s.name AND e.time >= \(today)
                       AND e.kind = 'footstep' AND e.deleted_by IS NULL),
                    s.chain_last_event, s.chain_verified_from,
-                   (SELECT count(*) FROM chain_break b WHERE b.sensor = s.name AND b.resolved_by IS NULL)
+                   (SELECT count(*) FROM chain_break b
+                      WHERE b.sensor = s.name AND b.resolved_by IS NULL AND b.filled_at IS NULL),
+                   s.chain_hole_since
             FROM sensor s ORDER BY s.name
             """, logger: logger)
         var sensors: [SensorStatus] = []
-        for try await (name, seen, availability, recording, gaps, events, to, from, breaks) in rows.decode(
-            (String, Date, String?, Bool?, Int64, Int64, Int64, Int64?, Int64).self)
+        for try await (name, seen, availability, recording, gaps, events, to, from, breaks, waiting) in rows.decode(
+            (String, Date, String?, Bool?, Int64, Int64, Int64, Int64?, Int64, Date?).self)
         {
             sensors.append(
                 SensorStatus(
                     name: name, lastSeen: seen, availability: availability, recording: recording,
                     gapsLast24Hours: Int(gaps), eventsToday: Int(events), chainVerifiedTo: to, chainVerifiedFrom: from,
-                    chainBreaks: Int(breaks)))
+                    chainBreaks: Int(breaks), chainWaitingSince: waiting))
         }
         return sensors
     }

@@ -4,15 +4,24 @@ import Logging
 import PostgresNIO
 
 /// The fleet's PostgreSQL database: sensors, sessions, events (partitioned by month), revisions, deletions, gaps,
-/// level minutes and chain breaks. Every insert is idempotent on (sensor, id): a redelivered message changes
+/// level minutes and chain breaks (`resolved_by` a deletion that spans them, or `filled_at` when their events
+/// arrived after all). Every insert is idempotent on (sensor, id): a redelivered message changes
 /// nothing.
 public struct FleetStore: Sendable {
     public let client: PostgresClient
     let logger: Logger
+    /// How long an event that does not follow its sensor's chain waits for the events before it (a message in
+    /// flight when the broker died arrives after later ones) before the hole is declared a chain break.
+    public let chainHold: TimeInterval
 
-    public init(client: PostgresClient, logger: Logger) {
+    /// The default ``chainHold``: redelivery after a broker's restart takes seconds; a loss is still told within
+    /// minutes.
+    public static let defaultChainHold: TimeInterval = 300
+
+    public init(client: PostgresClient, logger: Logger, chainHold: TimeInterval = Self.defaultChainHold) {
         self.client = client
         self.logger = logger
+        self.chainHold = chainHold
     }
 
     /// The connection settings of `postgres://user[:password]@host[:port]/database` (no TLS: a fleet database is
@@ -42,8 +51,10 @@ public struct FleetStore: Sendable {
             state jsonb,
             chain_head text,
             chain_last_event bigint NOT NULL DEFAULT 0,
-            chain_verified_from bigint)
+            chain_verified_from bigint,
+            chain_hole_since timestamptz)
         """,
+        "ALTER TABLE sensor ADD COLUMN IF NOT EXISTS chain_hole_since timestamptz",
         """
         CREATE TABLE IF NOT EXISTS session (
             sensor text NOT NULL, id bigint NOT NULL, status text NOT NULL, started_at timestamptz NOT NULL,
@@ -82,8 +93,9 @@ public struct FleetStore: Sendable {
         """
         CREATE TABLE IF NOT EXISTS chain_break (
             sensor text NOT NULL, event bigint NOT NULL, expected_hash text NOT NULL, found_hash text NOT NULL,
-            detected_at timestamptz NOT NULL, resolved_by bigint, PRIMARY KEY (sensor, event))
+            detected_at timestamptz NOT NULL, resolved_by bigint, filled_at timestamptz, PRIMARY KEY (sensor, event))
         """,
+        "ALTER TABLE chain_break ADD COLUMN IF NOT EXISTS filled_at timestamptz",
     ]
 
     /// The statement that creates the monthly partition of `event` holding `time` when it is missing.

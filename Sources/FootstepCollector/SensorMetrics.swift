@@ -27,6 +27,9 @@ public enum SensorMetrics {
         gauge("events_today", "Footsteps since midnight UTC, deleted ones left out") { Double($0.eventsToday) }
         gauge("chain_verified_to", "The last event of the sensor's verified chain") { Double($0.chainVerifiedTo) }
         gauge("chain_breaks", "Chain breaks no deletion explains (missing or altered events)") { Double($0.chainBreaks) }
+        gauge("chain_waiting", "1 while an event waits for the events before it (a hole not yet a break)") {
+            $0.chainWaitingSince == nil ? 0 : 1
+        }
         return String(decoding: registry.emitToBuffer(), as: UTF8.self)
     }
 }

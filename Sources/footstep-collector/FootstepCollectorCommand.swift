@@ -17,7 +17,8 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
             level minutes under footstepd/<hostname>/. The collector subscribes to them all with a persistent
             session, so what is published while it is down waits at the broker, stores them idempotently, and
             verifies each sensor's hash chain as its events arrive: a missing or altered event is a chain break,
-            logged as critical and counted in `status`.
+            logged as critical and counted in `status`. An event that arrives before the ones it follows (after a
+            broker restart) waits --chain-hold seconds for them before the hole counts as a break.
 
               footstep-collector run --broker mqtt://broker.lan --database postgres://fleet@db.lan/fleet
               footstep-collector status --database postgres://fleet@db.lan/fleet
@@ -28,8 +29,10 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("postgres://user[:password]@host[:port]/database", valueName: "URL"))
         var database: String
 
-        func store(logger: Logger) throws -> FleetStore {
-            FleetStore(client: PostgresClient(configuration: try FleetStore.configuration(url: database)), logger: logger)
+        func store(logger: Logger, chainHold: TimeInterval = FleetStore.defaultChainHold) throws -> FleetStore {
+            FleetStore(
+                client: PostgresClient(configuration: try FleetStore.configuration(url: database)), logger: logger,
+                chainHold: chainHold)
         }
     }
 
@@ -48,6 +51,18 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
         var passwordFile: String?
         @Option(name: .long, help: ArgumentHelp("PEM CA file for mqtts://.", valueName: "FILE"))
         var caFile: String?
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "How long an event that does not follow its sensor's chain waits for the events before it (they can "
+                    + "arrive late after a broker restart) before the hole is a chain break.", valueName: "SECONDS"))
+        var chainHold: Double = FleetStore.defaultChainHold
+
+        func validate() throws {
+            guard chainHold >= 0, chainHold.isFinite else {
+                throw ValidationError("--chain-hold must be 0 or more seconds, not \(chainHold).")
+            }
+        }
 
         func run() async throws {
             var logger = Logger(label: "footstep-collector")
@@ -62,7 +77,7 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
                 options: MQTTClientOptions(
                     broker: address, clientId: clientId, username: username, password: password, caFile: caFile,
                     cleanSession: false))
-            let store = try database.store(logger: logger)
+            let store = try database.store(logger: logger, chainHold: chainHold)
             let collector = Collector(client: client, store: store, prefix: prefix, logger: logger)
             let collecting = Task { try await collector.runWithDatabase() }
             let signals = Task {
@@ -109,9 +124,12 @@ struct FootstepCollectorCommand: AsyncParsableCommand {
             }
             print("sensor\tlast seen\trecording\tgaps 24h\tevents today\tchain")
             for s in sensors {
-                let chain = s.chainBreaks > 0
+                var chain = s.chainBreaks > 0
                     ? "\(s.chainBreaks) BREAK\(s.chainBreaks == 1 ? "" : "S")"
                     : "verified \(s.chainVerifiedFrom.map { "from \($0) " } ?? "")to \(s.chainVerifiedTo)"
+                if let since = s.chainWaitingSince {
+                    chain += ", waiting for the events after \(s.chainVerifiedTo) since \(MQTTPayloads.isoTime(since))"
+                }
                 let recording = s.recording.map { $0 ? "yes" : "no" } ?? "?"
                 print("\(s.name)\t\(MQTTPayloads.isoTime(s.lastSeen))\t\(recording)\(s.availability == "offline" ? " (offline)" : "")\t\(s.gapsLast24Hours)\t\(s.eventsToday)\t\(chain)")
             }

@@ -19,11 +19,12 @@ struct CollectorTests {
         let store: FleetStore
         let tasks: Task<Void, Never>
 
-        init(broker: MosquittoBroker, database: PostgresServer) async throws {
+        init(broker: MosquittoBroker, database: PostgresServer, chainHold: TimeInterval = 2) async throws {
             var logger = Logger(label: "collector-test")
             logger.logLevel = .critical
             store = FleetStore(
-                client: PostgresClient(configuration: try FleetStore.configuration(url: database.url)), logger: logger)
+                client: PostgresClient(configuration: try FleetStore.configuration(url: database.url)), logger: logger,
+                chainHold: chainHold)
             let client = try MQTTClient(
                 options: MQTTClientOptions(
                     broker: MQTTBroker(url: broker.url())!, clientId: "collector", cleanSession: false,
@@ -114,6 +115,14 @@ struct CollectorTests {
                 return false
             }.map(\.id))
         publishers = [try sensors[2].publisher(broker)]
+        // The event after the hole waits for the lost one (it could still arrive) ...
+        #expect(await waitUntil(10) {
+            (try? database.psql("SELECT chain_hole_since IS NOT NULL FROM sensor WHERE name = 'flat-3'")) == "t"
+        })
+        #expect(try database.psql("SELECT count(*) FROM chain_break") == "0")
+        // ... and once the hold is over, the sensor's next message declares the break, at that event.
+        try await Task.sleep(for: .milliseconds(2500))
+        stored["flat-3"]! += lost + (try storeSteps(sensors[2].store, session: sensors[2].session, first: 300, count: 1))
         #expect(await waitUntil(10) { (try? database.psql("SELECT count(*) FROM chain_break")) == "1" })
         #expect(try database.psql("SELECT event FROM chain_break") == "\(lost[2])")
 
@@ -121,6 +130,7 @@ struct CollectorTests {
         #expect(status.map(\.name) == ["flat-1", "flat-2", "flat-3"])
         #expect(status.map(\.chainBreaks) == [0, 0, 1])
         #expect(status[0].chainVerifiedFrom == stored["flat-1"]!.first && status[0].chainVerifiedTo == stored["flat-1"]!.last)
+        #expect(status[2].chainVerifiedTo == stored["flat-3"]!.last && status[2].chainWaitingSince == nil)
         // flat-1's publisher stopped (it said offline); flat-3's runs.
         #expect(status.map(\.availability) == ["offline", "offline", "online"])
         // The command line says the same.
@@ -164,6 +174,78 @@ struct CollectorTests {
         #expect(status.count == 50)
         #expect(status.allSatisfy { $0.chainBreaks == 0 && $0.chainVerifiedFrom == 1 && $0.chainVerifiedTo == Int64(perSensor) })
         for publisher in publishers { await publisher.stop() }
+        await collector.stop()
+    }
+
+    /// A sensor's messages published by hand, in the order given (`order`: indices into `messages`), each
+    /// acknowledged by the broker before the next is sent.
+    static func publish(_ messages: [(topic: String, payload: [UInt8])], order: [Int], to broker: MosquittoBroker) async throws {
+        let client = try MQTTClient(
+            options: MQTTClientOptions(broker: MQTTBroker(url: broker.url())!, clientId: "replay", cleanSession: true))
+        client.start()
+        defer { client.stop() }
+        var events = client.events.makeAsyncIterator()
+        while let event = await events.next() {
+            if case .connected = event { break }
+        }
+        for index in order {
+            let mid = try client.publish(MQTTMessage(topic: messages[index].topic, payload: messages[index].payload))
+            while let event = await events.next() {
+                if case .acknowledged(mid) = event { break }
+            }
+        }
+    }
+
+    /// A message in flight when the broker died arrives after later ones: the events after it wait for it and no
+    /// break is declared. A hole still open after the hold is a break, and the event arriving after all fills it.
+    @Test func anEventArrivingLateIsWaitedForAndFillsItsBreak() async throws {
+        let broker = try MosquittoBroker(persistence: true)
+        try broker.start()
+        let database = try PostgresServer()
+        try database.start()
+        let collector = try await RunningCollector(broker: broker, database: database, chainHold: 2)
+        #expect(await waitUntil(10) { (try? database.psql("SELECT count(*) FROM sensor")) == "0" })
+        try await Task.sleep(for: .milliseconds(1500))
+
+        let sensor = try Sensor("flat-9")
+        let ids = try storeSteps(sensor.store, session: sensor.session, first: 0, count: 7)
+        let messages = try sensor.store.outbox().compactMap { entry -> (topic: String, payload: [UInt8])? in
+            guard case .event = entry.item, let message = MQTTPayloads.message(for: entry) else { return nil }
+            return ("footstepd/flat-9/" + message.topic, message.payload)
+        }
+        #expect(messages.count == 7)
+
+        // 1, 2, 4, 3: 4 waits for 3, and no break is recorded.
+        try await Self.publish(messages, order: [0, 1, 3], to: broker)
+        #expect(await waitUntil(10) {
+            (try? database.psql("SELECT chain_last_event, chain_hole_since IS NOT NULL FROM sensor")) == "\(ids[1])|t"
+        })
+        var status = try await Self.status(database)
+        #expect(status.first?.chainWaitingSince != nil && status.first?.chainBreaks == 0)
+        let table = try BuiltProduct.run("footstep-collector", ["status", "--database", database.url])
+        #expect(table.stdout.contains("waiting for the events after \(ids[1])"), "\(table.stdout)")
+        try await Self.publish(messages, order: [2], to: broker)
+        #expect(await waitUntil(10) {
+            (try? database.psql("SELECT chain_last_event, chain_hole_since IS NULL FROM sensor")) == "\(ids[3])|t"
+        })
+        #expect(try database.psql("SELECT count(*) FROM chain_break") == "0")
+
+        // 5, 7, then nothing for longer than the hold: the next message of the sensor declares the break at 7.
+        try await Self.publish(messages, order: [4, 6], to: broker)
+        try await Task.sleep(for: .milliseconds(2500))
+        try await Self.publish(
+            [("footstepd/flat-9/availability", Array("online".utf8))], order: [0], to: broker)
+        #expect(await waitUntil(10) { (try? database.psql("SELECT event FROM chain_break")) == "\(ids[6])" })
+        status = try await Self.status(database)
+        #expect(status.first?.chainBreaks == 1 && status.first?.chainVerifiedTo == ids[6])
+        // 6 arrives after all: the break is filled, not counted, and kept with when it was filled.
+        try await Self.publish(messages, order: [5], to: broker)
+        #expect(await waitUntil(10) {
+            (try? database.psql("SELECT filled_at IS NOT NULL FROM chain_break")) == "t"
+        })
+        status = try await Self.status(database)
+        #expect(status.first?.chainBreaks == 0 && status.first?.chainWaitingSince == nil)
+        #expect(try database.psql("SELECT count(*) FROM event") == "7")
         await collector.stop()
     }
 }
