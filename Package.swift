@@ -180,9 +180,11 @@ let package = Package(
         .executableTarget(
             name: "footstep-bench",
             dependencies: [
-                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepConfiguration",
-                "FootstepCore", "FootstepDaemon", "FootstepDSP", "FootstepStore", "FootstepWire",
+                "FootstepAnalysis", "FootstepAudio", "FootstepClassifier", "FootstepCollector", "FootstepConfiguration",
+                "FootstepCore", "FootstepDaemon", "FootstepDSP", "FootstepMQTT", "FootstepStore", "FootstepTesting",
+                "FootstepWire",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 
@@ -231,6 +233,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -19,7 +19,9 @@
 # the file-backed pages were handed back to the kernel (scripts/page-out.py):
 # the code and data the daemon keeps using, without start-up code.
 #  3. Store throughput (events/s appended with the hash chain, release build)
-#     from `footstep-bench store` when that subcommand is built in.
+#     from `footstep-bench store` when that subcommand is built in; then the
+#     fleet collector's ingest rate and latency (`footstep-bench collector`,
+#     skipped without mosquitto and postgresql).
 #  4. footstepd without and with MQTT publishing (a local Mosquitto): CPU per
 #     audio hour and peak anonymous memory, and their difference.
 #  5. The RSS floor of the libraries alone: scripts/rss-floor.swift loads the
@@ -200,6 +202,12 @@ if [ -x "$bin/footstep-bench" ] && output=$("$bin/footstep-bench" store "$work/s
   echo "$output"
 else
   echo "store throughput: footstep-bench has no 'store' subcommand in this build (see Sources/footstep-bench/StoreBenchmark.swift)"
+fi
+# --- 3b. the fleet collector ---------------------------------------------------
+# 50 sensors into one Mosquitto broker and one PostgreSQL (footstep-bench collector): events ingested a second,
+# and store-on-the-sensor to row-in-PostgreSQL latency (issue 67).
+if [ -x "$bin/footstep-bench" ]; then
+  "$bin/footstep-bench" collector 50 40 || echo "fleet collector: the benchmark failed (above)"
 fi
 # --- 4. MQTT off and on ---------------------------------------------------------
 # The same accelerated night (MQTT_HOURS of audio, default 4) without and with [mqtt] publishing to a

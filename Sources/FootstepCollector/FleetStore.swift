@@ -65,8 +65,10 @@ public struct FleetStore: Sendable {
             sensor text NOT NULL, id bigint NOT NULL, session bigint NOT NULL, time timestamptz NOT NULL,
             kind text NOT NULL, type text NOT NULL, confidence double precision NOT NULL,
             lafmax double precision NOT NULL, hash text NOT NULL, previous_hash text NOT NULL, deleted_by bigint,
-            payload jsonb NOT NULL, PRIMARY KEY (sensor, id, time)) PARTITION BY RANGE (time)
+            payload jsonb NOT NULL, received_at timestamptz DEFAULT clock_timestamp(),
+            PRIMARY KEY (sensor, id, time)) PARTITION BY RANGE (time)
         """,
+        "ALTER TABLE event ADD COLUMN IF NOT EXISTS received_at timestamptz DEFAULT clock_timestamp()",
         """
         CREATE TABLE IF NOT EXISTS revision (
             sensor text NOT NULL, id bigint NOT NULL, event bigint NOT NULL, time timestamptz NOT NULL,

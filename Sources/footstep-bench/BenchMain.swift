@@ -12,10 +12,11 @@ import Foundation
 /// - `api …`: `APILatencyBenchmark` (APILatencyBenchmark.swift),
 /// - `report …`: `ReportBenchmark` (ReportBenchmark.swift),
 /// - `store …`: `StoreBenchmark` (StoreBenchmark.swift),
+/// - `collector …`: `CollectorBenchmark` (the fleet collector, CollectorBenchmark.swift),
 /// - `fuzz …`: `SocketFuzz` (hostile requests to a running daemon, SocketFuzz.swift).
 @main
 struct FootstepBench {
-    static let usage = "usage: footstep-bench [stages] FILE | api ARGS… | report ARGS… | store ARGS… | fuzz --socket PATH …"
+    static let usage = "usage: footstep-bench [stages] FILE | api ARGS… | report ARGS… | store ARGS… | collector [SENSORS] [EVENTS] | fuzz --socket PATH …"
 
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,6 +35,9 @@ struct FootstepBench {
             case "store":
                 arguments.removeFirst()
                 try StoreBenchmark.run(arguments: arguments)
+            case "collector":
+                arguments.removeFirst()
+                try await CollectorBenchmark.run(arguments: arguments)
             case "fuzz":
                 arguments.removeFirst()
                 try SocketFuzz.run(arguments: arguments)
