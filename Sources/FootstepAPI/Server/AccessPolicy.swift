@@ -16,9 +16,10 @@ public enum AccessLevel: String, Sendable {
 /// - admin: root, the daemon's own user, members of the admin group.
 ///
 /// Membership is the peer's effective group (from the peer credentials) plus
-/// the supplementary groups its process holds (`/proc/PID/status`) that its
-/// user still belongs to (`getgrouplist`: `/etc/group`, NSS), looked up for
-/// every request. Someone removed from a group loses access at once; a process
+/// the supplementary groups its process held at `connect()` (`SO_PEERGROUPS`;
+/// `/proc/PID/status` on a kernel without it, which a unit with
+/// `ProtectProc=invisible` cannot read) that its user still belongs to
+/// (`getgrouplist`: `/etc/group`, NSS), looked up for every request. Someone removed from a group loses access at once; a process
 /// that dropped its groups (`setpriv --clear-groups`, a sandbox) has none of
 /// them; someone added to a group has it from their next login, as with any
 /// file the group owns. (The gids of the two group names are cached for a few
@@ -85,7 +86,8 @@ public final class AccessPolicy: Sendable {
     /// The peer's groups: its effective gid, and the supplementary groups its process holds that its user still
     /// belongs to.
     func groups(of peer: PeerCredentials) -> Set<gid_t> {
-        Self.supplementaryGroups(uid: peer.uid).intersection(Self.heldGroups(pid: peer.pid, uid: peer.uid)).union([peer.gid])
+        let held = peer.groups ?? Self.heldGroups(pid: peer.pid, uid: peer.uid)
+        return Self.supplementaryGroups(uid: peer.uid).intersection(held).union([peer.gid])
     }
 
     /// The supplementary groups process `pid` holds now (`Groups:` of `/proc/PID/status`); none when the process is
