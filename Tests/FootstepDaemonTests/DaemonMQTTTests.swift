@@ -102,6 +102,54 @@ struct DaemonMQTTTests {
         #expect(lines.contains { $0.hasPrefix("footstepd/t/state ") && $0.contains("\"recording\":true") })
     }
 
+    /// A reload (SIGHUP) that changes `[mqtt]` takes effect without a restart: the old publisher says offline and
+    /// the new one publishes under its prefix; turned off, nothing more is published or queued.
+    @Test(.enabled(if: available, "footstepd, mosquitto or mosquitto_sub is missing"))
+    func aReloadThatChangesMQTTSwitchesThePublisher() async throws {
+        let directory = try TemporaryDirectory()
+        let broker = try MosquittoBroker(users: ["footstepd": "p", "collector": "c"])
+        try broker.start()
+        let received = directory.appending("received.txt")
+        let subscriber = try Self.subscribe(broker: broker, to: ["footstepd/#"], output: received)
+        defer { Subprocess.end(subscriber) }
+        try await Task.sleep(for: .milliseconds(500))
+        let passwordFile = directory.appending("mqtt-password")
+        try "p\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let configuration = directory.appending("footstepd.toml")
+        func write(prefix: String, enabled: Bool) throws {
+            try """
+                [mqtt]
+                enabled = \(enabled)
+                url = "mqtt://127.0.0.1:\(broker.port)"
+                username = "footstepd"
+                password_file = "\(passwordFile)"
+                topic_prefix = "\(prefix)"
+                """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        }
+        try write(prefix: "footstepd/a", enabled: true)
+        let socket = directory.appending("control.sock")
+        let pid = try DaemonTestSupport.spawnReadyFootstepd(
+            ["--config", configuration, "--state-dir", directory.appending("state"), "--socket", socket,
+             "--source", "demo:walking:seed=5,duration=3600", "--speed", "4"], in: directory.path)
+        defer { kill(pid, SIGKILL); _ = DaemonTestSupport.wait(pid) }
+        #expect(await waitUntil(10) { !Self.ids(in: received, topic: "footstepd/a/event").isEmpty })
+
+        try write(prefix: "footstepd/b", enabled: true)
+        kill(pid, SIGHUP)
+        #expect(await waitUntil(10) { Self.lines(received).contains("footstepd/a/availability offline") })
+        #expect(await waitUntil(10) { !Self.ids(in: received, topic: "footstepd/b/event").isEmpty })
+        #expect(Self.mqttStatus(socket)?["connected"] as? Bool == true)
+
+        try write(prefix: "footstepd/b", enabled: false)
+        kill(pid, SIGHUP)
+        #expect(await waitUntil(10) { Self.lines(received).contains("footstepd/b/availability offline") })
+        #expect(await waitUntil(10) { Self.mqttStatus(socket) == nil })
+        let published = Self.ids(in: received, topic: "footstepd/b/event").count
+        try await Task.sleep(for: .seconds(2))
+        #expect(Self.ids(in: received, topic: "footstepd/b/event").count == published)
+        #expect(Self.status(socket)?["state"] as? String == "recording")
+    }
+
     /// `mosquitto_sub` with a persistent session (`-c`) at QoS 1, writing `topic payload` lines to `output`.
     static func subscribe(broker: MosquittoBroker, to filters: [String], output: String) throws -> pid_t {
         try Subprocess.spawn(

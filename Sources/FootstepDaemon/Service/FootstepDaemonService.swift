@@ -42,9 +42,12 @@ public final class FootstepDaemonService: Service, Sendable {
         /// Whether READY=1 waits for the control socket, and what became of it.
         var controlSocket = ControlSocketReadiness.notServed
         var mailbox = CommandMailbox()
-        /// The MQTT publisher while `[mqtt]` is on, and the activity it was last told.
+        /// The MQTT publisher while `[mqtt]` is on, its task, and the activity it was last told.
         var mqtt: OutboxPublisher?
+        var mqttTask: Task<Void, Never>?
         var mqttActivity: SensorActivity?
+        /// The latest switch of publisher after a reload changed `[mqtt]` (``switchMQTT(to:)``).
+        var mqttSwitch: Task<Void, Never>?
     }
 
     /// The control socket as READY=1 sees it.
@@ -111,9 +114,14 @@ public final class FootstepDaemonService: Service, Sendable {
     public var database: FootstepDatabase? { control.withLock { $0.database } }
 
     /// Replaces the configuration (already validated); capture settings apply
-    /// from the next session.
+    /// from the next session, a changed `[mqtt]` at once (``switchMQTT(to:)``).
     public func reload(_ configuration: DaemonConfiguration) {
-        control.withLock { $0.configuration = configuration.applying(options) }
+        let applied = configuration.applying(options)
+        let mqttChanged = control.withLock { control -> Bool in
+            defer { control.configuration = applied }
+            return control.configuration.mqtt != applied.mqtt
+        }
+        if mqttChanged { switchMQTT(to: applied) }
         wakeup.signal()
     }
 
@@ -200,17 +208,11 @@ public final class FootstepDaemonService: Service, Sendable {
         if !journal.holdReserve() {
             logger.warning("cannot hold \(PendingJournal.reserveBytes >> 20) MB back in \(journal.reservePath): a full disk at a stop may lose what the store refuses")
         }
-        let mqtt = MQTTPublishing.start(configuration: configuration, database: database, logger: logger) {
-            [weak self] command, topic in
-            Task { await self?.handle(command, from: topic) }
-        }
-        let mqttTask = mqtt.map { publisher in Task { await publisher.run() } }
         control.withLock {
             $0.database = database
             $0.storedCalibrationOffset = storedCalibration?.offsetDB
-            $0.mqtt = mqtt
         }
-        update { _ in }  // tells the publisher the state it starts in
+        startMQTT(configuration, database: database)
         if let storedCalibration {
             logger.info("levels calibrated: offset \(storedCalibration.offsetDB) dB, measured \(storedCalibration.measuredAt)")
         }
@@ -249,11 +251,8 @@ public final class FootstepDaemonService: Service, Sendable {
             self.wakeup.signal()
         }
         update { $0.handle(.shutdownRequested) }
-        if let mqtt {
-            // What the last session stored, then `offline`.
-            await mqtt.finish(within: .seconds(3))
-            await mqttTask?.value
-        }
+        // What the last session stored, then `offline`.
+        await stopMQTT()
         liveLevels.finishAll()
         liveEvents.finishAll()
         notifier.stopping(status: "stopping")

@@ -80,6 +80,55 @@ enum MQTTPublishing {
 }
 
 extension FootstepDaemonService {
+    /// Starts the publisher `configuration` asks for (none when `[mqtt]` is off) and tells it the daemon's state.
+    func startMQTT(_ configuration: DaemonConfiguration, database: FootstepDatabase) {
+        let publisher = MQTTPublishing.start(configuration: configuration, database: database, logger: logger) {
+            [weak self] command, topic in
+            Task { await self?.handle(command, from: topic) }
+        }
+        let task = publisher.map { publisher in Task { await publisher.run() } }
+        control.withLock {
+            $0.mqtt = publisher
+            $0.mqttTask = task
+            $0.mqttActivity = nil
+        }
+        update { _ in }  // tells the publisher the state it starts in
+    }
+
+    /// Stops the publisher, if one runs: what is queued is published (at most 3 s), then `offline`. Waits for the
+    /// switches under way first.
+    func stopMQTT() async {
+        await control.withLock { $0.mqttSwitch }?.value
+        await stopPublisher()
+    }
+
+    private func stopPublisher() async {
+        let (publisher, task) = control.withLock { control in
+            defer { (control.mqtt, control.mqttTask) = (nil, nil) }
+            return (control.mqtt, control.mqttTask)
+        }
+        guard let publisher else { return }
+        await publisher.finish(within: .seconds(3))
+        await task?.value
+    }
+
+    /// After a reload that changed `[mqtt]`: the running publisher stops (``stopMQTT()``) and the new
+    /// configuration's starts (or none, and the outbox is emptied, when MQTT is now off). Switches run one after
+    /// another; before `run()` has opened the store there is nothing to switch (it starts with the new one).
+    func switchMQTT(to configuration: DaemonConfiguration) {
+        control.withLock { control in
+            guard let database = control.database else { return }
+            let previous = control.mqttSwitch
+            control.mqttSwitch = Task { [weak self] in
+                await previous?.value
+                guard let self, !self.isShuttingDown else { return }
+                await self.stopPublisher()
+                logger.notice("MQTT: [mqtt] changed by the reload; the old publisher has stopped")
+                self.startMQTT(configuration, database: database)
+            }
+        }
+    }
+
     /// Carries out a command received over MQTT, and logs it with its topic.
     func handle(_ command: MQTTCommand, from topic: String) async {
         switch command {
