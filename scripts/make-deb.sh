@@ -44,7 +44,8 @@ depends=$(for library in $libraries; do
   dpkg -S "$library" 2> /dev/null || dpkg -S "$(readlink -f "$library")" 2> /dev/null || true
 done | cut -d: -f1 | sort -u | paste -sd, - | sed 's/,/, /g')
 # Run, not linked: what the service and its scripts call.
-depends="$depends, systemd, adduser"
+# procps: the unit reloads with /bin/kill -HUP (a minimal Debian has no /bin/kill without it).
+depends="$depends, systemd, adduser, procps"
 
 install -d "$stage/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
