@@ -370,8 +370,9 @@ def main():
     s.add_argument("--models", help="directory with fold-K.json (and full.json) from tools/train_classifier.py --folds")
     s.add_argument("--lockbox", action="store_true", help="score the lockbox once with the final model")
     s.add_argument("--no-gait-context", action="store_true")
-    s.add_argument("--split", choices=["eval", "train"], default="eval",
-                   help="train: score the training clips instead (for choosing settings without looking at eval clips)")
+    s.add_argument("--split", choices=["eval", "train", "train-negatives"], default="eval",
+                   help="train: score the training clips instead (for choosing settings without looking at eval clips); "
+                        "train-negatives: the training negatives (for a decision that trains on them)")
     s.add_argument("--limit", type=int, help="score only the first N clips of each fold")
     s.add_argument("--analyze-option", action="append", default=[],
                    help="extra option for footstepctl analyze (repeatable), e.g. --analyze-option=--threshold=1.2")

@@ -128,29 +128,41 @@ def candidates(rows, prob):
 
 def fold_candidates(args):
     """{fold: [(clip, scenario, seconds, truth, candidates, targets, weights)]}: every training clip's candidates,
-    each fold's through its own network, with whether each matches a step (one to one, ±100 ms)."""
+    each fold's through its own network, with whether each matches a step (one to one, ±100 ms); with
+    `--negative-predictions`, the fold's training negatives' candidates too (nobody walks in them)."""
     folds = {}
     for k in FOLDS:
         with open(os.path.join(args.frames, f"frame-{k}.json")) as f:
             frame = json.load(f)
-        gt = os.path.join(args.out, "train", str(k), "gt")
-        meta = study.clip_meta(os.path.join(args.out, "train", str(k)))
+        sets = [("train", args.predictions)]
+        if args.negative_predictions:
+            sets.append(("train-negatives", args.negative_predictions))
         clips = []
-        for name in study.clip_names(gt):
-            prob = frame_network.forward(frame, frame_network.read_picture(
-                os.path.join(frame_network.picture_dir(args.work, "train", k), name + ".f32")))
-            truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-            found = candidates(study.pipeline_rows(args.predictions, k, k, name), prob)
-            steps = [s[0] for s in truth if not s[2].startswith("other")]
-            targets = np.zeros(len(found))
-            for _, p in scoring.match(steps, [c[0] for c in found]):
-                targets[p] = 1
-            weight = 1.0 if steps else DISTRACTOR_WEIGHT
-            clips.append((name, meta.get(name, {}).get("scenario", "?"), len(prob) * study.FRAME_SECONDS, truth,
-                          found, targets, np.full(len(found), weight)))
+        for split, predictions in sets:
+            clips += split_candidates(args, frame, split, k, predictions)
         folds[k] = clips
         print(f"fold {k}: {sum(len(c[4]) for c in clips)} candidates", file=sys.stderr, flush=True)
     return folds
+
+
+def split_candidates(args, frame, split, k, predictions):
+    """The candidates of one split's clips of fold k (`fold_candidates`)."""
+    gt = os.path.join(args.out, split, str(k), "gt")
+    meta = study.clip_meta(os.path.join(args.out, split, str(k)))
+    clips = []
+    for name in study.clip_names(gt):
+        prob = frame_network.forward(frame, frame_network.read_picture(
+            os.path.join(frame_network.picture_dir(args.work, split, k), name + ".f32")))
+        truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
+        found = candidates(study.pipeline_rows(predictions, k, k, name), prob)
+        steps = [s[0] for s in truth if not s[2].startswith("other")]
+        targets = np.zeros(len(found))
+        for _, p in scoring.match(steps, [c[0] for c in found]):
+            targets[p] = 1
+        weight = 1.0 if steps else DISTRACTOR_WEIGHT
+        clips.append((name, meta.get(name, {}).get("scenario", "?"), len(prob) * study.FRAME_SECONDS, truth,
+                      found, targets, np.full(len(found), weight)))
+    return clips
 
 
 def fit(folds, keep):
@@ -306,6 +318,8 @@ def main():
         p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips, "
                                                             "without a frame network")
         p.add_argument("--frames", required=True, help="directory with frame-K.json")
+        p.add_argument("--negative-predictions",
+                       help="the same on the training negatives (score --split train-negatives): train on them too")
         if name == "attach":
             p.add_argument("--models", required=True, help="fold-K.json and full.json, each with its frame network")
             p.add_argument("--threshold", type=float, help="a footstep at or above it (default: the shipped model's)")

@@ -151,7 +151,7 @@ def train(args):
     for k in FOLDS:
         if k == held_out:
             continue
-        for split in ("train", "train-randomised"):
+        for split in ("train", "train-randomised") + (("train-negatives",) if args.negatives else ()):
             training.update({f"{split}/{k}/{n}": v for n, v in load_clips(args.out, args.work, split, k).items()})
     print(f"fold {args.fold}: {len(training)} training clips", flush=True)
     clip_p = study.sampling_weights([meta for _, _, _, meta in training.values()], floor_weights,
@@ -288,8 +288,8 @@ def folds(args):
     """A network per held-out fold (and one on every fold) put into the fold models `train_folds.py` wrote, with
     the shipped model's fusion settings, so that `footstep_eval.py score` scores what ships."""
     rescue, veto, add, company = shipped_settings()
-    missing = [split for split in ("train", "train-randomised", "eval")
-               if not all(os.path.isdir(picture_dir(args.work, split, k)) for k in FOLDS)]
+    splits = ("train", "train-randomised", "eval") + (("train-negatives",) if args.negatives else ())
+    missing = [split for split in splits if not all(os.path.isdir(picture_dir(args.work, split, k)) for k in FOLDS)]
     if missing:
         make_pictures(argparse.Namespace(out=args.out, work=args.work, split=missing))
     for k in [*map(str, FOLDS), "full"]:
@@ -300,7 +300,8 @@ def folds(args):
         train(argparse.Namespace(out=args.out, work=args.work, fold=k, json=frame, batches=args.batches,
                                  seed=args.seed, positive_share=args.positive_share, channels=args.channels,
                                  dilations=args.dilations, distractor_weight=args.distractor_weight,
-                                 floor_weight=args.floor_weight, low_snr_weight=args.low_snr_weight))
+                                 floor_weight=args.floor_weight, low_snr_weight=args.low_snr_weight,
+                                 negatives=args.negatives))
         attach(argparse.Namespace(frame=frame, model=model, rescue=rescue, veto=veto, add=add, company=company))
 
 
@@ -312,6 +313,8 @@ LOW_SNR_WEIGHT = 1.0
 
 
 def sampling_options(p):
+    p.add_argument("--negatives", action="store_true",
+                   help="also train on the training negatives (train-negatives: beat music, clocks, machines)")
     p.add_argument("--floor-weight", nargs="*", default=FLOOR_WEIGHTS, metavar="FLOOR=WEIGHT",
                    help=f"draw the training windows from a transmission model's clips ({', '.join(transmission.MODELS)}) "
                         "this many times as often as from the others (default: uniform)")
@@ -326,7 +329,7 @@ def main():
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("pictures")
     p.add_argument("--split", nargs="+", default=["train", "train-randomised", "eval"],
-                   choices=["train", "train-randomised", "eval", "lockbox"])
+                   choices=["train", "train-randomised", "train-negatives", "eval", "lockbox"])
     p = commands.add_parser("train")
     p.add_argument("--fold", required=True, choices=[*map(str, FOLDS), "full"])
     p.add_argument("--json", required=True)

@@ -1,6 +1,6 @@
 """train_folds.py's synthetic distractor check: how it counts footsteps in `footstepctl analyze` CSV, and
 `--install` copying a model only when the check passes (the check's figure given, the copy real); which
-rows train, with and without a transmission model left out."""
+rows train, with and without a transmission model left out; which splits a fold's datasets come from."""
 import argparse
 import json
 import os
@@ -111,3 +111,48 @@ class InstallGateTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(train_folds is None, "tools/eval needs numpy")
+class DatasetSplitsTests(unittest.TestCase):
+    """`dataset` runs footstep-dataset once per split and fold (a stand-in here that writes what it is asked
+    for), keyed K, Kr (randomised sources) and Kn (training negatives)."""
+
+    def build(self, out, splits):
+        for split in splits:
+            for k in train_folds.FOLDS:
+                os.makedirs(os.path.join(out, split, str(k), "gt"))
+                with open(os.path.join(out, split, str(k), "clips_meta.csv"), "w") as f:
+                    f.write("clip\n")
+
+    def stand_in(self, directory):
+        """A footstep-dataset that writes its -o file and its --pictures directory, and logs its --labelled."""
+        path = os.path.join(directory, "footstep-dataset")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nlog=\"$(dirname \"$0\")/calls\"\nwhile [ $# -gt 0 ]; do case $1 in\n"
+                    "  -o) touch \"$2\"; shift;; --pictures) mkdir -p \"$2\"; shift;;\n"
+                    "  --labelled) echo \"$2\" >> \"$log\"; shift;; esac; shift; done\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def test_negatives_are_a_fold_s_own_split_keyed_kn(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.build(out, ["train", "train-randomised", "train-negatives"])
+            binary = self.stand_in(out)
+            paths, _ = train_folds.dataset(binary, out, os.path.join(out, "features"), 1, 1, randomised=True,
+                                           negatives=True)
+            self.assertEqual(sorted(paths), sorted(f"{k}{s}" for k in train_folds.FOLDS for s in ("", "r", "n")))
+            with open(os.path.join(out, "calls")) as f:
+                labelled = f.read().split()
+            self.assertIn(os.path.join(out, "train-negatives", "2", "gt"), labelled)
+            self.assertEqual(len(labelled), 12)
+
+    def test_without_negatives_none_is_read_and_missing_ones_are_named(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.build(out, ["train"])
+            binary = self.stand_in(out)
+            paths, _ = train_folds.dataset(binary, out, os.path.join(out, "features"), 1, 1)
+            self.assertEqual(sorted(paths), sorted(str(k) for k in train_folds.FOLDS))
+            with self.assertRaises(SystemExit) as refused:
+                train_folds.dataset(binary, out, os.path.join(out, "features-n"), 1, 1, negatives=True)
+            self.assertIn("--no-negatives", str(refused.exception))

@@ -116,18 +116,22 @@ def check_and_install(args, full):
     print(f"installed {os.path.relpath(tc.MODEL_PATH, tc.ROOT)}")
 
 
-def dataset(binary, out, work, synthetic_scenarios, jobs, randomised=False):
+def dataset(binary, out, work, synthetic_scenarios, jobs, randomised=False, negatives=False):
     """The feature rows (and pictures) of each fold's training clips, keyed by fold; with `randomised` also of
-    its source-randomised training clips, keyed "Kr"; and of the synthesizer's scenarios."""
+    its source-randomised training clips, keyed "Kr"; with `negatives` also of its training negatives (nobody
+    walking: beat music, clocks, machines; `negatives.py`), keyed "Kn"; and of the synthesizer's scenarios."""
     os.makedirs(work, exist_ok=True)
     paths = {}
     splits = [("train", k, str(k)) for k in FOLDS]
     if randomised:
         splits += [("train-randomised", k, f"{k}r") for k in FOLDS]
+    if negatives:
+        splits += [("train-negatives", k, f"{k}n") for k in FOLDS]
     for split, k, key in splits:
         clips = os.path.join(out, split, str(k), "gt")
         if not os.path.isdir(clips):
-            hint = " or train without them (--no-randomised)" if split == "train-randomised" else ""
+            hint = {"train-randomised": " or train without them (--no-randomised)",
+                    "train-negatives": " or train without them (--no-negatives)"}.get(split, "")
             sys.exit(f"{clips} missing: build the clips first (python3 tools/eval/footstep_eval.py --out {out} build)"
                      + hint)
         if not os.path.exists(binary):
@@ -185,7 +189,7 @@ def load_all(paths, synthetic, leave_out=None):
         assert n == names
         X.append(Xk[keep]); y.append(yk[keep])
         pictures.append(picture_network.load_pictures(pictures_path(path), len(yk))[keep])
-        group += [str(k)] * int(keep.sum())  # "K", "Kr" (fold K's randomised clips) or "synthetic"
+        group += [str(k)] * int(keep.sum())  # "K", "Kr"/"Kn" (fold K's randomised clips, negatives) or "synthetic"
         truths.append(truth[keep])
     return names, np.vstack(X), np.concatenate(y), np.array(group), np.concatenate(truths), np.concatenate(pictures)
 
@@ -291,6 +295,9 @@ def parser():
                     help="extra weight of the recorded drum hits, the commonest false footstep "
                          "(chosen on the training clips with --other-weight: docs/evaluation.md)")
     ap.add_argument("--synthetic-weight", type=float, default=0.5, help="weight of the synthesizer's events")
+    ap.add_argument("--negatives", action=argparse.BooleanOptionalAction, default=False,
+                    help="also train on each fold's training negatives (footstep_eval.py build "
+                         "--train-negative-clips N: beat music, clocks, machines, nobody walking)")
     ap.add_argument("--randomised", action=argparse.BooleanOptionalAction, default=True,
                     help="also train on the source-randomised training clips (footstep_eval.py build "
                          "--randomised-train-clips N; chosen on the training clips: docs/evaluation.md)")
@@ -321,11 +328,11 @@ def main():
         return
 
     paths, synthetic = dataset(args.dataset_binary, args.out, os.path.join(args.out, "features"),
-                               args.synthetic_scenarios, args.jobs, args.randomised)
+                               args.synthetic_scenarios, args.jobs, args.randomised, args.negatives)
     names, X, y, group, truth, pictures = load_all(paths, synthetic, args.leave_out)
     print(f"{len(y)} events: " + ", ".join(f"{g} {int((group == g).sum())}" for g in sorted(set(group))))
     weights = class_weights(y, args.other_weight) * np.where(group == "synthetic", args.synthetic_weight, 1.0)
-    fold = np.char.rstrip(group, "r")  # a randomised clip belongs to its sources' fold
+    fold = np.char.rstrip(group, "rn")  # a randomised clip or a negative belongs to its sources' fold
     weights *= np.where(np.char.endswith(truth.astype(str), "music_hit"), args.drum_weight, 1.0)
     os.makedirs(args.models, exist_ok=True)
 
