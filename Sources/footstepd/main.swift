@@ -123,6 +123,9 @@ struct Footstepd: AsyncParsableCommand {
             configuration: configuration, source: choice, options: options, logger: logger)
         do {
             try await group.run()
+        } catch let error as DaemonError {
+            logger.critical("footstepd failed: \(error)")
+            throw ExitCode(error.exitCode)
         } catch {
             logger.critical("footstepd failed: \(error)")
             throw ExitCode.failure

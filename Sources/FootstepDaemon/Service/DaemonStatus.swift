@@ -132,10 +132,3 @@ public struct DaemonStatus: Sendable, Equatable {
         return counts.isEmpty ? nil : counts.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 }
-
-/// Errors that end the daemon's run.
-public struct DaemonError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

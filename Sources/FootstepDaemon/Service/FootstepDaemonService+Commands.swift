@@ -50,14 +50,14 @@ extension FootstepDaemonService {
             let posted = control.withLock { control in
                 control.mailbox.post { database in
                     guard let database else {
-                        continuation.resume(throwing: DaemonError("footstepd is shutting down; nothing was written"))
+                        continuation.resume(throwing: DaemonError.shuttingDown)
                         return
                     }
                     continuation.resume(with: Swift.Result { try body(database) })
                 }
             }
             guard posted else {
-                continuation.resume(throwing: DaemonError("footstepd is shutting down; nothing was written"))
+                continuation.resume(throwing: DaemonError.shuttingDown)
                 return
             }
             wakeup.signal()

@@ -31,7 +31,7 @@ extension FootstepDaemonService {
                         configuration: configuration, speed: options.speed, maximumFrames: options.maximumFrames,
                         ringPeriods: options.captureRingPeriods))
             } catch {
-                guard case .alsa = source, case .deviceUnavailable = error else { throw DaemonError("\(error)") }
+                guard case .alsa = source, case .deviceUnavailable = error else { throw DaemonError.captureFailed("\(error)") }
                 failure = error
             }
             let reason = "\(failure)"
@@ -208,7 +208,7 @@ extension FootstepDaemonService {
         }
         for ticket in intent.awaitingEnd { reply(ticket, .stopped(session: sessionId)) }
         intent.awaitingEnd.removeAll()
-        if let failure = sink.failure, !stopRequested { throw DaemonError(failure) }
+        if let failure = sink.failure, !stopRequested { throw DaemonError.captureFailed(failure) }
         return !stopRequested
     }
 

@@ -21,7 +21,7 @@ extension FootstepDaemonService {
                 try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: directory)
             }
         } catch {
-            throw DaemonError("cannot create the state directory \(configuration.stateDirectory): \(error.localizedDescription)")
+            throw DaemonError.stateDirectoryUnusable(path: configuration.stateDirectory, reason: error.localizedDescription)
         }
         return try FootstepDatabase.open(path: configuration.databasePath, pageCacheKiB: Self.storePageCacheKiB)
     }
@@ -55,7 +55,7 @@ extension FootstepDaemonService {
         do {
             return try configuration.loadModel()
         } catch {
-            throw DaemonError("\(error) (detection.model)")
+            throw DaemonError.modelUnloadable("\(error)")
         }
     }
 }

@@ -189,7 +189,9 @@ public final class FootstepDaemonService: Service, Sendable {
     public func run() async throws {
         let configuration = self.configuration
         // One footstepd per state directory, before start-up recovery touches the store.
-        let lock = try StateDirectoryLock(stateDirectory: configuration.stateDirectory)
+        let served = control.withLock { $0.controlSocket != .notServed }
+        let lock = try StateDirectoryLock(
+            stateDirectory: configuration.stateDirectory, socket: served ? configuration.socket.path : nil)
         defer { lock.release() }
         let database = try openStore(configuration)
         let storedCalibration = try? database.latestMeasuredCalibration()
