@@ -19,9 +19,9 @@ public enum AccessLevel: String, Sendable {
 /// the supplementary groups its process held at `connect()` (`SO_PEERGROUPS`;
 /// `/proc/PID/status` on a kernel without it, which a unit with
 /// `ProtectProc=invisible` cannot read) that its user still belongs to
-/// (`getgrouplist`: `/etc/group`, NSS), looked up for every request. Someone removed from a group loses access at once; a process
-/// that dropped its groups (`setpriv --clear-groups`, a sandbox) has none of
-/// them; someone added to a group has it from their next login, as with any
+/// (`getgrouplist`: `/etc/group`, NSS), looked up for every request. Someone
+/// removed from a group loses access at once; a process that dropped its
+/// groups (`setpriv --clear-groups`, a sandbox) has none of them; someone added to a group has it from their next login, as with any
 /// file the group owns. (The gids of the two group names are cached for a few
 /// seconds.)
 public final class AccessPolicy: Sendable {

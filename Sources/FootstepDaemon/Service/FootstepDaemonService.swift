@@ -210,11 +210,12 @@ public final class FootstepDaemonService: Service, Sendable {
         if !journal.holdReserve() {
             logger.warning("cannot hold \(PendingJournal.reserveBytes >> 20) MB back in \(journal.reservePath): a full disk at a stop may lose what the store refuses")
         }
+        // The publisher first, with the configuration in force now: a reload from here on switches it.
+        startMQTT(self.configuration, database: database)
         control.withLock {
             $0.database = database
             $0.storedCalibrationOffset = storedCalibration?.offsetDB
         }
-        startMQTT(configuration, database: database)
         if let storedCalibration {
             logger.info("levels calibrated: offset \(storedCalibration.offsetDB) dB, measured \(storedCalibration.measuredAt)")
         }

@@ -112,9 +112,10 @@ extension FootstepDaemonService {
         await task?.value
     }
 
-    /// After a reload that changed `[mqtt]`: the running publisher stops (``stopMQTT()``) and the new
-    /// configuration's starts (or none, and the outbox is emptied, when MQTT is now off). Switches run one after
-    /// another; before `run()` has opened the store there is nothing to switch (it starts with the new one).
+    /// After a reload that changed `[mqtt]`: the running publisher stops (what is queued is published, at most 3 s,
+    /// then `offline`) and the new configuration's starts (or none, and the outbox is emptied, when MQTT is now
+    /// off). Switches run one after another; before `run()` has opened the store there is nothing to switch (it
+    /// starts with the configuration in force then).
     func switchMQTT(to configuration: DaemonConfiguration) {
         control.withLock { control in
             guard let database = control.database else { return }
