@@ -42,11 +42,17 @@ private struct Ingest {
 
     func store(_ message: FleetMessage, at now: Date) async throws -> [String] {
         let sensor = message.sensor
-        try await connection.query(
+        // The sensor's row, and its chain as last verified.
+        let rows = try await connection.query(
             """
             INSERT INTO sensor (name, first_seen, last_seen) VALUES (\(sensor), \(now), \(now))
             ON CONFLICT (name) DO UPDATE SET last_seen = EXCLUDED.last_seen
+            RETURNING chain_head, chain_last_event, chain_verified_from, chain_hole_since
             """, logger: logger)
+        var chain = ChainVerifier.State()
+        for try await (head, last, from, since) in rows.decode((String?, Int64, Int64?, Date?).self) {
+            chain = ChainVerifier.State(head: head, lastEventId: last, verifiedFrom: from, holeSince: since)
+        }
         let text = String(decoding: message.payload, as: UTF8.self)
         switch message.topic {
         case "availability":
@@ -54,7 +60,8 @@ private struct Ingest {
         case "state":
             try await connection.query("UPDATE sensor SET state = \(text)::jsonb WHERE name = \(sensor)", logger: logger)
         case "event":
-            return try await ingestEvent(MQTTPayloads.decode(MQTTPayloads.Event.self, from: message.payload), sensor, text, now)
+            return try await ingestEvent(
+                MQTTPayloads.decode(MQTTPayloads.Event.self, from: message.payload), sensor, text, chain, now)
         case "revision":
             let r = try MQTTPayloads.decode(MQTTPayloads.Revision.self, from: message.payload)
             try await connection.query(
@@ -115,14 +122,13 @@ private struct Ingest {
             break
         }
         // A hole waits for its events: any message of the sensor may find it bridged by a deletion, or too old.
-        let chain = try await chainState(sensor)
         guard chain.holeSince != nil else { return [] }
         return try await settleChain(sensor, ChainVerifier(state: chain, hold: hold), now)
     }
 
-    private func ingestEvent(_ e: MQTTPayloads.Event, _ sensor: String, _ text: String, _ now: Date) async throws
-        -> [String]
-    {
+    private func ingestEvent(
+        _ e: MQTTPayloads.Event, _ sensor: String, _ text: String, _ chain: ChainVerifier.State, _ now: Date
+    ) async throws -> [String] {
         try await connection.query(PostgresQuery(unsafeSQL: FleetStore.partitionStatement(for: e.time)), logger: logger)
         let inserted = try await connection.query(
             """
@@ -135,7 +141,7 @@ private struct Ingest {
         var isNew = false
         for try await _ in inserted.decode(Int64.self) { isNew = true }
         guard isNew else { return [] }  // a redelivery
-        let verifier = ChainVerifier(state: try await chainState(sensor), hold: hold)
+        let verifier = ChainVerifier(state: chain, hold: hold)
         if verifier.isBehind(e.id) {
             try await fillBreaks(sensor, now)
             return []
@@ -158,7 +164,8 @@ private struct Ingest {
         for try await (id, hash, previous) in rows.decode((Int64, String, String).self) {
             held.append(ChainVerifier.Link(id: id, hash: hash, previousHash: previous))
         }
-        let outcomes = verifier.advance(over: held, bridges: try await bridges(sensor), now: now)
+        let deletions = try await deletions(sensor)
+        let outcomes = verifier.advance(over: held, bridges: Set(deletions.keys), now: now)
         let state = verifier.state
         try await connection.query(
             """
@@ -168,16 +175,15 @@ private struct Ingest {
             """, logger: logger)
         var alerts: [String] = []
         for outcome in outcomes {
-            let (event, expected, found): (Int64, String, String)
+            let (event, expected, found, resolvedBy): (Int64, String, String, Int64?)
             switch outcome {
             case .follows, .startsHere:
                 continue
             case let .bridged(id, bridge):
-                (event, expected, found) = (id, bridge.previousHash, bridge.lastHash)
+                (event, expected, found, resolvedBy) = (id, bridge.previousHash, bridge.lastHash, deletions[bridge])
             case let .breaks(id, e, f):
-                (event, expected, found) = (id, e, f)
+                (event, expected, found, resolvedBy) = (id, e, f, nil)
             }
-            let resolvedBy = try await deletion(sensor, expected, found)
             try await connection.query(
                 """
                 INSERT INTO chain_break (sensor, event, expected_hash, found_hash, detected_at, resolved_by)
@@ -220,34 +226,14 @@ private struct Ingest {
         }
     }
 
-    /// The sensor's deletions, as the chain sees them.
-    private func bridges(_ sensor: String) async throws -> Set<ChainVerifier.Bridge> {
+    /// The sensor's deletions as the chain sees them, each with its id.
+    private func deletions(_ sensor: String) async throws -> [ChainVerifier.Bridge: Int64] {
         let rows = try await connection.query(
-            "SELECT previous_hash, last_hash FROM deletion WHERE sensor = \(sensor)", logger: logger)
-        var bridges: Set<ChainVerifier.Bridge> = []
-        for try await (previous, last) in rows.decode((String, String).self) {
-            bridges.insert(ChainVerifier.Bridge(previousHash: previous, lastHash: last))
+            "SELECT id, previous_hash, last_hash FROM deletion WHERE sensor = \(sensor)", logger: logger)
+        var deletions: [ChainVerifier.Bridge: Int64] = [:]
+        for try await (id, previous, last) in rows.decode((Int64, String, String).self) {
+            deletions[ChainVerifier.Bridge(previousHash: previous, lastHash: last)] = id
         }
-        return bridges
-    }
-
-    /// The deletion that spans `expected` to `found`, if one was received.
-    private func deletion(_ sensor: String, _ expected: String, _ found: String) async throws -> Int64? {
-        let rows = try await connection.query(
-            """
-            SELECT id FROM deletion WHERE sensor = \(sensor) AND previous_hash = \(expected) AND last_hash = \(found)
-            """, logger: logger)
-        for try await id in rows.decode(Int64.self) { return id }
-        return nil
-    }
-
-    /// The sensor's chain as last verified.
-    func chainState(_ sensor: String) async throws -> ChainVerifier.State {
-        let rows = try await connection.query(
-            "SELECT chain_head, chain_last_event, chain_verified_from, chain_hole_since FROM sensor WHERE name = \(sensor)", logger: logger)
-        for try await (head, last, from, since) in rows.decode((String?, Int64, Int64?, Date?).self) {
-            return ChainVerifier.State(head: head, lastEventId: last, verifiedFrom: from, holeSince: since)
-        }
-        return ChainVerifier.State()
+        return deletions
     }
 }

@@ -68,7 +68,9 @@ public struct FleetStore: Sendable {
             payload jsonb NOT NULL, received_at timestamptz DEFAULT clock_timestamp(),
             PRIMARY KEY (sensor, id, time)) PARTITION BY RANGE (time)
         """,
-        "ALTER TABLE event ADD COLUMN IF NOT EXISTS received_at timestamptz DEFAULT clock_timestamp()",
+        // A database from before: its rows' arrival is unknown (NULL), not the time of this migration.
+        "ALTER TABLE event ADD COLUMN IF NOT EXISTS received_at timestamptz",
+        "ALTER TABLE event ALTER COLUMN received_at SET DEFAULT clock_timestamp()",
         """
         CREATE TABLE IF NOT EXISTS revision (
             sensor text NOT NULL, id bigint NOT NULL, event bigint NOT NULL, time timestamptz NOT NULL,

@@ -38,7 +38,7 @@ enum CollectorBenchmark {
         let collecting = Task { try await collector.runWithDatabase() }
         defer { collecting.cancel() }
         guard await waitUntil(20, { (try? database.psql("SELECT count(*) FROM sensor")) == "0" }) else {
-            throw Subprocess.LaunchError(description: "the collector did not create its tables within 20 s")
+            throw ProbeError("the collector did not create its tables within 20 s")
         }
         try await Task.sleep(for: .milliseconds(1500))  // subscribed
 
@@ -63,7 +63,7 @@ enum CollectorBenchmark {
             publishers.append((publisher, Task { await publisher.run() }))
         }
         guard await waitUntil(300, { (try? database.psql("SELECT count(*) FROM event")) == "\(total)" }) else {
-            throw Subprocess.LaunchError(description: "not every event was collected within 300 s")
+            throw ProbeError("not every event was collected within 300 s")
         }
         let ingest = seconds(ContinuousClock.now - began)
         print("fleet collector (\(sensorCount) sensors, one Mosquitto broker, one PostgreSQL with fsync off), release build:")
@@ -79,7 +79,7 @@ enum CollectorBenchmark {
         }
         let latest = total + 10 * sensorCount
         guard await waitUntil(60, { (try? database.psql("SELECT count(*) FROM event")) == "\(latest)" }) else {
-            throw Subprocess.LaunchError(description: "the paced events were not all collected within 60 s")
+            throw ProbeError("the paced events were not all collected within 60 s")
         }
         let rows = try database.psql(
             "SELECT sensor, id, extract(epoch FROM received_at) FROM event WHERE id > \(perSensor)")
@@ -92,7 +92,7 @@ enum CollectorBenchmark {
             latencies.append((received - stored) * 1000)
         }
         latencies.sort()
-        guard !latencies.isEmpty else { throw Subprocess.LaunchError(description: "no paced event was matched") }
+        guard !latencies.isEmpty else { throw ProbeError("no paced event was matched") }
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(p * Double(latencies.count)))] }
         print(String(
             format: "  store on the sensor → row in PostgreSQL, %d events at %d a second: p50 %.0f ms, p95 %.0f ms, max %.0f ms",
