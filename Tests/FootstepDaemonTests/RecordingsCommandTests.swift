@@ -70,11 +70,15 @@ struct RecordingsCommandTests {
         #expect(mp3.status != 0)
         #expect(mp3.stderr.contains(".flac or .wav"), "\(mp3.stderr)")
 
-        // The second file gone (as retention or a lost disk leaves it): the export joins the first and the third,
-        // and says where, on standard output and in the file's comment.
-        try FileManager.default.removeItem(atPath: files[1].path)
-        let joinedFrom = Date(timeIntervalSince1970: (files[1].startedAt.timeIntervalSince1970 - 10).rounded(.up))
-        let joinedTo = Date(timeIntervalSince1970: (files[2].startedAt.timeIntervalSince1970 + 10).rounded(.down))
+        // A whole-minute file gone (as retention or a lost disk leaves it): the export joins the files on either
+        // side, and says where, on standard output and in the file's comment. The range starts 10 s into the file
+        // before, so that file must be longer than that: the first is not when the recording began within 10 s of a
+        // minute (then there are four files, and the second and third are whole minutes).
+        let removed = files[0].frames > 11 * 16000 ? 1 : 2
+        try #require(files.count > removed + 1)
+        try FileManager.default.removeItem(atPath: files[removed].path)
+        let joinedFrom = Date(timeIntervalSince1970: (files[removed].startedAt.timeIntervalSince1970 - 10).rounded(.up))
+        let joinedTo = Date(timeIntervalSince1970: (files[removed + 1].startedAt.timeIntervalSince1970 + 10).rounded(.down))
         let joinedOutput = directory.appending("joined.wav")
         let joined = try BuiltProduct.run(
             "footstepctl",
@@ -84,7 +88,7 @@ struct RecordingsCommandTests {
         #expect(joined.stdout.contains("the file joins audio across 1 stretch(es) not recorded"), "\(joined.stdout)")
         #expect(joined.stdout.contains("at 0:00:"), "\(joined.stdout)")
         let joinedFrames = try #require(DaemonTestSupport.decodedFrames(joinedOutput))
-        let missing = Double(files[1].frames) / 16000
+        let missing = Double(files[removed].frames) / 16000
         #expect(abs(Double(joinedFrames) / 16000 - (joinedTo.timeIntervalSince(joinedFrom) - missing)) < 0.01)
         // The WAV's LIST/INFO ICMT chunk holds the comment as text.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: joinedOutput))
