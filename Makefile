@@ -66,12 +66,16 @@ eval: release
 ifeq ($(LOCKBOX),1)
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --lockbox --json $(EVAL_DIR)/lockbox.json
 else
-	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models --no-bout-typers
-	tools/.venv/bin/python tools/eval/frame_network.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames folds --models $(EVAL_DIR)/models
+	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models --no-bout-typers --negatives
+	tools/.venv/bin/python tools/eval/frame_network.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames folds \
+		--models $(EVAL_DIR)/models --negatives
 	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --split train --models $(EVAL_DIR)/models \
 		--analyze-option=--no-frame-network --predictions $(EVAL_DIR)/train-predictions
+	python3 tools/eval/footstep_eval.py --out $(EVAL_DIR) score --split train-negatives --models $(EVAL_DIR)/models \
+		--analyze-option=--no-frame-network --predictions $(EVAL_DIR)/train-negatives-predictions
 	tools/.venv/bin/python tools/eval/frame_decision.py --out $(EVAL_DIR) --work $(EVAL_DIR)/frames attach \
-		--predictions $(EVAL_DIR)/train-predictions --frames $(EVAL_DIR)/models --models $(EVAL_DIR)/models
+		--predictions $(EVAL_DIR)/train-predictions --negative-predictions $(EVAL_DIR)/train-negatives-predictions \
+		--frames $(EVAL_DIR)/models --models $(EVAL_DIR)/models
 	python3 tools/eval/train_folds.py --out $(EVAL_DIR) --models $(EVAL_DIR)/models --bout-typers-only
 	tools/.venv/bin/python tools/eval/output_calibration.py --out $(EVAL_DIR) attach --models $(EVAL_DIR)/models \
 		--predictions $(EVAL_DIR)/calibration-predictions

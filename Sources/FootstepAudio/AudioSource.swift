@@ -42,6 +42,12 @@ public protocol AudioSource: AnyObject {
     /// replaced by 0 before delivery (`SampleSanity`).
     var invalidSamples: Int { get }
 
+    /// Frames of the stream lost just before the frames the last `read`
+    /// delivered: periods a live device dropped because its reader fell
+    /// behind. 0 where the stream is continuous (always, for files and the
+    /// synthesizer).
+    var framesLostBeforeLastRead: Int { get }
+
     /// Releases the device or file. Further reads return 0.
     func close()
 }
@@ -101,4 +107,6 @@ public enum AudioSourceError: Error, Sendable, Equatable, CustomStringConvertibl
 extension AudioSource {
     /// Sources that cannot produce impossible samples (integer PCM, the synthesizer) report none.
     public var invalidSamples: Int { 0 }
+    /// Sources that cannot fall behind (files, the synthesizer) lose no frames.
+    public var framesLostBeforeLastRead: Int { 0 }
 }

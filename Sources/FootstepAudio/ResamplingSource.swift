@@ -21,6 +21,10 @@ public final class ResamplingSource: AudioSource {
     public var name: String { wrapped.name }
     public let frameCount: Int?
     public var invalidSamples: Int { wrapped.invalidSamples }
+    /// The wrapped source's losses during the last read, at this rate; placed
+    /// at the start of the read's frames, so within the converter's delay.
+    public private(set) var framesLostBeforeLastRead = 0
+    private var lostInput = 0
 
     private enum State {
         case reading
@@ -71,6 +75,7 @@ public final class ResamplingSource: AudioSource {
         let channels = format.channels
         let wanted = buffer.count / channels
         guard wanted > 0, let converter, let output = buffer.baseAddress else { return 0 }
+        framesLostBeforeLastRead = 0
         while true {
             switch state {
             case .reading:
@@ -79,6 +84,7 @@ public final class ResamplingSource: AudioSource {
                         pending = try input.withUnsafeMutableBufferPointer { (block) throws(AudioSourceError) in
                             try wrapped.read(into: block)
                         }
+                        lostInput += wrapped.framesLostBeforeLastRead
                         pendingStart = 0
                         if pending == 0 { state = .draining(nil) }
                     } catch .stalled(let device, let seconds) {
@@ -96,7 +102,14 @@ public final class ResamplingSource: AudioSource {
                 }
                 pendingStart += used
                 pending -= used
-                if made > 0 { return made }
+                if made > 0 {
+                    if lostInput > 0 {
+                        framesLostBeforeLastRead = Int(
+                            (Double(lostInput) * Double(format.sampleRate) / Double(wrapped.format.sampleRate)).rounded())
+                        lostInput = 0
+                    }
+                    return made
+                }
             case let .draining(error):
                 var made = 0
                 _ = soxr_process(converter, nil, 0, nil, output, wanted, &made)

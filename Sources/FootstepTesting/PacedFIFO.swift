@@ -4,7 +4,9 @@ import Synchronization
 /// A real-time capture device made of ALSA's `file` plugin reading a FIFO that
 /// a thread feeds at the wall clock's pace: ALSA blocks in `read()` exactly as
 /// on a microphone whose audio stops. `stall(for:)` stops feeding (the FIFO
-/// stays open), as a dead USB microphone or a hung driver does.
+/// stays open), as a dead USB microphone or a hung driver does; `burst(seconds:)`
+/// writes audio ahead of the clock, as a sound server catching up or a writer
+/// replaying its buffer does.
 ///
 /// The fed signal is low noise with a short burst every second, 16-bit mono.
 public final class PacedFIFO: @unchecked Sendable {
@@ -20,6 +22,7 @@ public final class PacedFIFO: @unchecked Sendable {
         var stalledUntil: ContinuousClock.Instant?
         var stopped = false
         var framesWritten = 0
+        var burstFrames = 0
     }
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
@@ -39,12 +42,20 @@ public final class PacedFIFO: @unchecked Sendable {
         thread.start()
     }
 
+    /// Frames the feeding thread writes at once: a device's period at 16 kHz (64 ms).
+    public static let chunkFrames = 1024
+
     /// Frames written into the FIFO so far.
     public var framesWritten: Int { state.withLock { $0.framesWritten } }
 
     /// Stops feeding for `seconds`, keeping the FIFO open; feeding resumes by itself.
     public func stall(for seconds: Double) {
         state.withLock { $0.stalledUntil = .now + .seconds(seconds) }
+    }
+
+    /// Writes `seconds` of audio at once, ahead of the wall clock, then goes on at its pace.
+    public func burst(seconds: Double) {
+        state.withLock { $0.burstFrames += Int(seconds * Double(sampleRate)) }
     }
 
     /// Stops the feeding thread and closes its end of the FIFO (readers then see end of file).
@@ -68,14 +79,19 @@ public final class PacedFIFO: @unchecked Sendable {
         let descriptor = open(path, O_WRONLY)
         guard descriptor >= 0 else { return }
         defer { Foundation.close(descriptor) }
-        let chunk = sampleRate / 20  // 50 ms
+        // Whole periods of the default 1,024 frames, each one atomic write: the plugin pads a
+        // short read with silence, which would make the device run fast.
+        let chunk = Self.chunkFrames
         var samples = [Int16](repeating: 0, count: chunk)
         var random = SystemRandomNumberGenerator()
         var frame = 0
         let clock = ContinuousClock()
         var next = clock.now
         while true {
-            let (stopped, stalledUntil) = state.withLock { ($0.stopped, $0.stalledUntil) }
+            let (stopped, stalledUntil, burst) = state.withLock { state in
+                defer { state.burstFrames = max(0, state.burstFrames - chunk) }
+                return (state.stopped, state.stalledUntil, state.burstFrames > 0)
+            }
             if stopped { return }
             if let stalledUntil, clock.now < stalledUntil {
                 Thread.sleep(forTimeInterval: 0.02)
@@ -91,7 +107,12 @@ public final class PacedFIFO: @unchecked Sendable {
             if written < 0 { return }
             frame += chunk
             state.withLock { $0.framesWritten = frame }
-            next += .milliseconds(50)
+            if burst {
+                // The pace goes on from when the burst ends, with no catching up.
+                next = clock.now
+                continue
+            }
+            next += .seconds(Double(chunk) / Double(sampleRate))
             let wait = next - clock.now
             if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
         }

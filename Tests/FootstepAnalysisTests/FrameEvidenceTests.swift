@@ -280,13 +280,16 @@ import Testing
     @Test func aSecondLookJudgesEachCandidateByTheFirstLooksAroundIt() throws {
         let first = try Self.stories(model: Self.decisionModel(), seconds: 60, adjust: Self.lowSNRSlab)
         let detections = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab).stories.keys
-        // A second look that repeats the first changes no label and loses no event, 2 s later; a
-        // detection's first report is the same hop's (an added step's type is its neighbour's when it
-        // is added, which a bout may have revised by then).
+        // A second look that repeats the first changes no decision and loses no event, 2 s later; a
+        // detection's first report is the same hop's. A type may differ where a step was added: its
+        // type is its neighbour's when it is added, which a bout may have revised by then, and the
+        // bout typer then sees its bout otherwise.
         let repeated = try Self.stories(model: Self.secondLookModel(on: "first_look"), seconds: 60, adjust: Self.lowSNRSlab)
         #expect(repeated.inconsistencies.isEmpty, "\(repeated.inconsistencies.prefix(5))")
         #expect(repeated.settlements == repeated.provisional)
-        #expect(repeated.stories.mapValues(\.label) == first.stories.mapValues(\.label))
+        #expect(repeated.stories.mapValues { $0.label == "other" } == first.stories.mapValues { $0.label == "other" })
+        let retyped = first.stories.filter { repeated.stories[$0.key]?.label != $0.value.label }
+        #expect(Double(retyped.count) <= 0.03 * Double(first.stories.count), "\(retyped.count) of \(first.stories.count) retyped")
         for onset in detections {
             #expect(repeated.stories[onset]?.firstHop == first.stories[onset]?.firstHop)
             #expect(repeated.stories[onset]?.firstLabel == first.stories[onset]?.firstLabel)

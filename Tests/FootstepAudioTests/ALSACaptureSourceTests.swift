@@ -75,7 +75,8 @@ struct ALSACaptureSourceTests {
 
     @Test func aConsumerThatFallsBehindMakesCountedDropsNotABlockedCapture() throws {
         let directory = try TemporaryDirectory()
-        let pcm = try ALSAFilePluginPCM(samples: Self.testSignal(frames: 16000, channels: 1), in: directory.path)
+        // Long enough to outlast the drops (at its end the plugin repeats its last period).
+        let pcm = try ALSAFilePluginPCM(samples: Self.testSignal(frames: 1 << 21, channels: 1), in: directory.path)
         let source = try ALSACaptureSource(
             configuration: .init(device: pcm.name, periodFrames: 256, ringPeriods: 8),
             alsaConfiguration: pcm.configuration)
@@ -86,9 +87,20 @@ struct ALSACaptureSourceTests {
         let statistics = source.statistics
         #expect(statistics.droppedPeriods > 0)
         #expect(statistics.capturedFrames >= 256 * (8 + statistics.droppedPeriods))
-        // The first periods were kept intact.
+        // The first periods were kept intact, and no frame was lost before them.
         let captured = try Self.capture(source, frames: 256 * 8)
         #expect(captured == Array(Self.testSignal(frames: 256 * 8, channels: 1).map(ALSAFilePluginPCM.quantized)))
+        #expect(source.framesLostBeforeLastRead == 0)
+        // The next read says how much of the stream was dropped before its frames, and
+        // they are the stream's frames after that hole.
+        var buffer = [Float](repeating: 0, count: 256)
+        let got = try buffer.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+        let lost = source.framesLostBeforeLastRead
+        #expect(lost > 0 && lost % 256 == 0, "lost \(lost) frames")
+        let signal = Self.testSignal(frames: 1 << 21, channels: 1).map(ALSAFilePluginPCM.quantized)
+        #expect(256 * 8 + lost + got <= signal.count, "the drops outran the file: nothing was tested")
+        let expected = (0..<got).map { signal[min(256 * 8 + lost + $0, signal.count - 1)] }
+        #expect(Array(buffer[0..<got]) == expected)
     }
 
     @Test func aMissingDeviceGivesATypedErrorNamingIt() throws {

@@ -8,8 +8,10 @@ import Synchronization
 /// A dedicated thread blocks in `snd_pcm_readi` and hands each period to the
 /// consumer through a preallocated ring; it never waits for the consumer and
 /// never allocates per period. When the consumer falls behind, periods are
-/// dropped and counted (`statistics.droppedPeriods`). Xruns are recovered with
-/// `snd_pcm_recover` and counted.
+/// dropped and counted (`statistics.droppedPeriods`), and the read that
+/// delivers the next period says how many frames were lost before it
+/// (`framesLostBeforeLastRead`). Xruns are recovered with `snd_pcm_recover`
+/// and counted.
 ///
 /// The capture thread owns the PCM: it is the only code that touches the
 /// handle after `init`, and it closes it when it leaves. A device that
@@ -51,6 +53,7 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
     private let invalidCount = Atomic<Int>(0)
     private let closed = Mutex<Bool>(false)
     private var readOffset = 0  // consumer-only: frames of the current period already delivered
+    public private(set) var framesLostBeforeLastRead = 0  // consumer-only
 
     /// Opens and starts capturing from `configuration.device`.
     /// - Parameter alsaConfiguration: a configuration to resolve the device
@@ -111,7 +114,8 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
         let wanted = buffer.count / channels
         guard wanted > 0 else { return 0 }
         while true {
-            if let (samples, frames) = ring.peek() {
+            if let (samples, frames, lost) = ring.peek() {
+                framesLostBeforeLastRead = readOffset == 0 ? lost : 0
                 let count = min(frames - readOffset, wanted)
                 let source = UnsafeBufferPointer(rebasing: samples[(readOffset * channels)..<((readOffset + count) * channels)])
                 _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<(count * channels)]).initialize(fromContentsOf: source)
@@ -178,7 +182,7 @@ public final class ALSACaptureSource: AudioSource, @unchecked Sendable {
             let frames = Int(n)
             guard frames > 0 else { continue }
             captured.add(frames, ordering: .relaxed)
-            guard let slot = ring.nextWritableSlot() else { continue }
+            guard let slot = ring.nextWritableSlot(frames: frames) else { continue }
             let invalid = SampleConversion.toFloat(bytes, format: configuration.sampleFormat, count: frames * channels, into: slot)
             if invalid > 0 { invalidCount.add(invalid, ordering: .relaxed) }
             ring.commit(frames: frames)

@@ -4,7 +4,9 @@ import Synchronization
 /// hand-off from the capture thread to the analysis pipeline.
 ///
 /// The producer never blocks and never allocates: when the ring is full the
-/// period is dropped and counted in `droppedPeriods`.
+/// period is dropped and counted in `droppedPeriods`, and the next period it
+/// publishes carries the frames lost before it, so the consumer knows where
+/// the stream has a hole and how long it is.
 ///
 /// - Note: `withWritableSlot`/`commit` must be called from one producer thread,
 ///   `peek`/`consume` from one consumer thread.
@@ -13,6 +15,10 @@ final class PeriodRing: @unchecked Sendable {
     let capacity: Int
     private let storage: UnsafeMutableBufferPointer<Float>
     private let frameCounts: UnsafeMutableBufferPointer<Int>
+    /// Per slot: frames dropped between the previous published period and this one.
+    private let lostBefore: UnsafeMutableBufferPointer<Int>
+    /// Producer only: frames dropped since the last published period.
+    private var lostSinceCommit = 0
     private let written = Atomic<Int>(0)
     private let read = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
@@ -24,11 +30,14 @@ final class PeriodRing: @unchecked Sendable {
         storage.initialize(repeating: 0)
         frameCounts = .allocate(capacity: capacity)
         frameCounts.initialize(repeating: 0)
+        lostBefore = .allocate(capacity: capacity)
+        lostBefore.initialize(repeating: 0)
     }
 
     deinit {
         storage.deallocate()
         frameCounts.deallocate()
+        lostBefore.deallocate()
     }
 
     /// Periods dropped because the consumer fell behind. Acquiring: what the
@@ -38,10 +47,13 @@ final class PeriodRing: @unchecked Sendable {
     /// Periods waiting for the consumer.
     var pending: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
 
-    /// Producer: the next free slot, or nil (and a counted drop) when full.
-    func nextWritableSlot() -> UnsafeMutableBufferPointer<Float>? {
+    /// Producer: the next free slot for a period of `frames` frames, or nil
+    /// when full: the period is dropped, counted, and its frames are reported
+    /// with the next period published.
+    func nextWritableSlot(frames: Int) -> UnsafeMutableBufferPointer<Float>? {
         let w = written.load(ordering: .relaxed)
         if w - read.load(ordering: .acquiring) >= capacity {
+            lostSinceCommit += frames
             dropped.add(1, ordering: .releasing)
             return nil
         }
@@ -49,20 +61,23 @@ final class PeriodRing: @unchecked Sendable {
         return UnsafeMutableBufferPointer(rebasing: storage[start..<(start + periodSamples)])
     }
 
-    /// Producer: publishes the slot returned by `nextWritableSlot()` holding `frames` frames.
+    /// Producer: publishes the slot returned by `nextWritableSlot(frames:)` holding `frames` frames.
     func commit(frames: Int) {
         let w = written.load(ordering: .relaxed)
         frameCounts[w % capacity] = frames
+        lostBefore[w % capacity] = lostSinceCommit
+        lostSinceCommit = 0
         written.store(w + 1, ordering: .releasing)
     }
 
-    /// Consumer: the oldest unread period and its frame count, or nil when empty.
-    func peek() -> (samples: UnsafeBufferPointer<Float>, frames: Int)? {
+    /// Consumer: the oldest unread period, its frame count and the frames
+    /// dropped just before it, or nil when empty.
+    func peek() -> (samples: UnsafeBufferPointer<Float>, frames: Int, lostBefore: Int)? {
         let r = read.load(ordering: .relaxed)
         guard written.load(ordering: .acquiring) > r else { return nil }
         let slot = r % capacity
         let start = slot * periodSamples
-        return (UnsafeBufferPointer(rebasing: storage[start..<(start + periodSamples)]), frameCounts[slot])
+        return (UnsafeBufferPointer(rebasing: storage[start..<(start + periodSamples)]), frameCounts[slot], lostBefore[slot])
     }
 
     /// Consumer: releases the period returned by `peek()`.

@@ -24,9 +24,14 @@ enum CaptureReport: Sendable {
     case clipFailed(reason: String)
     /// The device stopped delivering audio; the thread retries with backoff.
     case deviceLost(reason: String, at: Date)
-    /// Capture resumed after `deviceLost`: the stretch in between is a gap. `drift` is
-    /// how far the wall clock moved past the sample clock (the clock is re-anchored).
-    case deviceRestored(lostAt: Date, at: Date, drift: Double)
+    /// Capture resumed after `deviceLost` or `outOfTime`: the stretch in between is a
+    /// gap. `drift` is how far the wall clock moved past the sample clock (the clock
+    /// is re-anchored).
+    case deviceRestored(lostAt: Date, at: Date, drift: Double, cause: CaptureOutage.Cause)
+    /// The source delivered audio ahead of the wall clock (`CapturePace`): the session
+    /// clock had reached `audioEnd` at wall time `from`. From `from` on its audio is
+    /// not trusted, and what it sends is discarded until it keeps time again.
+    case outOfTime(reason: String, from: Date, audioEnd: Date)
     /// Writing audio failed (disk full, I/O error) with the audio at session
     /// time `at`: events and levels go on.
     case audioWriteFailed(reason: String, at: Date)
@@ -43,6 +48,10 @@ enum CaptureReport: Sendable {
     case resumed(at: Date)
     /// The device overran or the pipeline fell behind (ALSA counters, cumulative).
     case overrun(droppedPeriods: Int, xruns: Int)
+    /// `frames` of the stream were dropped before they reached the pipeline
+    /// (it fell behind): the session clock skips them, `[from, to)` has no
+    /// audio and no analysis, and the open file ends at `from`.
+    case dropped(frames: Int, from: Date, to: Date)
     /// Samples that were not numbers or beyond ±`SampleSanity.limit` were
     /// analysed and recorded as silence (cumulative over the session's devices).
     case invalidSamples(total: Int)

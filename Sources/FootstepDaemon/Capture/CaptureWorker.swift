@@ -36,6 +36,10 @@ final class CaptureWorker: @unchecked Sendable {
         var clipAfter: Double
         /// Re-anchor the session clock to the wall clock at each roll (live devices).
         var reanchorAtRoll: Bool
+        /// For a live source whose pace is checked (`CapturePace`): how far, seconds, its
+        /// audio may run ahead of the wall clock (what its buffers hold); nil: not checked
+        /// (files, the demo, a source a test paces).
+        var paceAllowance: Double? = nil
     }
 
     private let settings: Settings
@@ -180,6 +184,7 @@ final class CaptureWorker: @unchecked Sendable {
             writer: writer, format: format, directory: settings.audioDirectory,
             retryInterval: settings.audioRetryInterval, reanchorAtRoll: settings.reanchorAtRoll)
         var outage = CaptureOutage(anchorAtFirstFrame: settings.reanchorAtRoll)
+        var pace = settings.paceAllowance.map { CapturePace(allowance: $0, sampleRate: format.sampleRate) }
         // A simulated source's own clock (the demo's unplugged microphone) times its outage.
         let streamClock = source as? SimulatedOutageSource
         let anchor = settings.anchor
@@ -190,8 +195,14 @@ final class CaptureWorker: @unchecked Sendable {
         var buffer = [Float](repeating: 0, count: Self.blockFrames * format.channels)
         // Session frame of the next frame read (paused frames included).
         var streamFrame: Int64 = 0
-        // Frames read while paused: in the session clock, not in the pipeline's.
-        var skipped: Int64 = 0
+        // Frames read while paused or dropped by the device: in the session clock, not in the pipeline's.
+        var frameMap = SessionFrameMap()
+        // How long the map remembers a skip: past the latest a level interval, an event or a
+        // bout's revision can come out of the pipeline after its first frame (a bout longer
+        // than half an hour is the exception).
+        let memoryFrames = Int64(
+            (max(settings.analysis.levelIntervalSeconds, settings.analysis.maximumBoutRevisionDelay) + 1800)
+                * Double(format.sampleRate))
         var skipping = false
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
@@ -202,17 +213,17 @@ final class CaptureWorker: @unchecked Sendable {
         func handle(_ output: AnalysisOutput) {
             switch output {
             case .event(var event), .provisional(var event):
-                event.onsetFrame += skipped
+                event.onsetFrame = frameMap.sessionFrame(ofPipelineFrame: event.onsetFrame)
                 let timestamp = writer.time(ofFrame: event.onsetFrame)
                 let provisional = if case .provisional = output { true } else { false }
                 batch.append(.event(event, timestamp: timestamp, provisional: provisional))
                 batchIsUrgent = true
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):
-                levels.startFrame += skipped
+                levels.startFrame = frameMap.sessionFrame(ofPipelineFrame: levels.startFrame)
                 batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
             case var .revision(revision):
-                revision.onsetFrame += skipped
+                revision.onsetFrame = frameMap.sessionFrame(ofPipelineFrame: revision.onsetFrame)
                 batch.append(.revision(revision))
                 batchIsUrgent = true
             }
@@ -244,6 +255,9 @@ final class CaptureWorker: @unchecked Sendable {
                     break capture
                 }
             }
+            if count > 0, pace != nil, !checkPace(&pace!, frames: count, source: source, outage: &outage, writer: writer, clips: clips) {
+                continue capture
+            }
             outage.read(
                 frames: count, sampleRate: format.sampleRate, writer: writer, sessionStart: settings.anchor,
                 streamEnd: streamEnd()
@@ -251,18 +265,27 @@ final class CaptureWorker: @unchecked Sendable {
             if count == 0 { break }
             frames.add(Int64(count), ordering: .relaxed)
             health.check(source, post: post)
+            let lost = source.framesLostBeforeLastRead
+            if lost > 0 {
+                // A hole in the stream: the clock skips it, so what follows keeps its true time.
+                let from = writer.time(ofFrame: writer.sessionFrame)
+                writer.skip(frames: lost)
+                frameMap.skip(Int64(lost), beforePipelineFrame: pipeline.framesProcessed)
+                streamFrame += Int64(lost)
+                if !skipping { post(.dropped(frames: lost, from: from, to: writer.time(ofFrame: writer.sessionFrame))) }
+            }
             let pausing = pauseRequested.load(ordering: .acquiring)
             if pausing != skipping {
                 // Where the pause begins or ends on the recording's clock: the service stores it as a gap.
                 skipping = pausing
-                let at = writer.time(ofFrame: pipeline.framesProcessed + skipped)
+                let at = writer.time(ofFrame: pipeline.framesProcessed + frameMap.skipped)
                 post(pausing ? .paused(at: at) : .resumed(at: at))
             }
             if pausing {
                 // The clock runs on (the frames were captured); the file ends and
                 // a new one starts on resume.
                 writer.skip(frames: count)
-                skipped += Int64(count)
+                frameMap.skip(Int64(count), beforePipelineFrame: pipeline.framesProcessed)
                 streamFrame += Int64(count)
                 written.store(writer.sessionFrame, ordering: .relaxed)
                 continue
@@ -279,7 +302,7 @@ final class CaptureWorker: @unchecked Sendable {
                     done += piece
                     let processed = pipeline.framesProcessed
                     if let reading = tap.take(from: pipeline.meter, processed: processed) {
-                        batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: writer.time(ofFrame: processed + skipped)))
+                        batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: writer.time(ofFrame: processed + frameMap.skipped)))
                     }
                 }
                 audio.write(samples, frames: count, suspend: audioSuspended.load(ordering: .acquiring), post: post)
@@ -293,6 +316,7 @@ final class CaptureWorker: @unchecked Sendable {
             }
             streamFrame += Int64(count)
             written.store(writer.sessionFrame, ordering: .relaxed)
+            frameMap.forget(before: pipeline.framesProcessed - memoryFrames)
             if !batch.isEmpty {
                 reports.withLock { $0.append(contentsOf: batch) }
                 batch.removeAll(keepingCapacity: true)
@@ -314,6 +338,39 @@ final class CaptureWorker: @unchecked Sendable {
         clips.flushPending()
         do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)", at: writer.time(ofFrame: writer.sessionFrame))) }
         source.close()
+    }
+
+    /// Whether a read of `count` frames from a live source may be recorded: not while
+    /// its audio runs ahead of the wall clock (an outage begins, `CapturePace`), nor
+    /// until it has kept time again and the wall clock has passed the audio already
+    /// recorded. Discarded audio is read at most at the wall clock's pace, so a source
+    /// gone wild does not take a core.
+    private func checkPace(
+        _ pace: inout CapturePace, frames count: Int, source: any AudioSource, outage: inout CaptureOutage,
+        writer: RollingAudioWriter, clips: EventClipRecorder
+    ) -> Bool {
+        let now = Date()
+        if outage.isOutOfTime {
+            let stream = count + source.framesLostBeforeLastRead
+            if pace.keptTime(frames: stream), now >= writer.time(ofFrame: writer.sessionFrame) {
+                pace.reset()
+                return true
+            }
+            let wait = pace.discardWait(frames: count)
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            return false
+        }
+        let audioEnd = writer.time(ofFrame: writer.sessionFrame + Int64(count))
+        guard outage.current == nil, pace.isAhead(audioEnd: audioEnd, now: now, sessionStart: settings.anchor) else {
+            return true
+        }
+        let ahead = audioEnd.timeIntervalSince(now)
+        pace.reset()
+        outage.beginOutOfTime(
+            reason: "the source's audio ran \(String(format: "%.1f", ahead)) s ahead of the wall clock", now: now,
+            writer: writer, clips: clips
+        ).map(post)
+        return false
     }
 
     /// Retries opening the device with backoff (0.1 s doubling to 0.5 s, so it

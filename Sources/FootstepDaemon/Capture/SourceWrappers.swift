@@ -17,6 +17,7 @@ final class PacedSource: AudioSource {
     var format: AudioFormat { inner.format }
     var name: String { inner.name }
     var invalidSamples: Int { inner.invalidSamples }
+    var framesLostBeforeLastRead: Int { inner.framesLostBeforeLastRead }
     var frameCount: Int? { inner.frameCount }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
@@ -51,6 +52,7 @@ final class LimitedSource: AudioSource {
     var format: AudioFormat { inner.format }
     var name: String { inner.name }
     var invalidSamples: Int { inner.invalidSamples }
+    var framesLostBeforeLastRead: Int { inner.framesLostBeforeLastRead }
     var frameCount: Int? { min(inner.frameCount ?? limit, limit) }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
@@ -58,7 +60,8 @@ final class LimitedSource: AudioSource {
         guard remaining > 0 else { return 0 }
         let count = min(buffer.count, remaining * format.channels)
         let frames = try inner.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
-        delivered += frames
+        // Frames the device lost are stream time too: the limit is on the stream.
+        delivered += frames + inner.framesLostBeforeLastRead
         return frames
     }
 
@@ -87,6 +90,7 @@ final class SimulatedOutageSource: AudioSource {
     var format: AudioFormat { inner.format }
     var name: String { inner.name }
     var invalidSamples: Int { inner.invalidSamples }
+    var framesLostBeforeLastRead: Int { inner.framesLostBeforeLastRead }
     var frameCount: Int? { inner.frameCount.map { $0 - outage.count } }
 
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {

@@ -254,7 +254,18 @@ extension FootstepDaemonService {
             reopen: reopen, audioRetryInterval: options.audioRetryInterval,
             clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
-            reanchorAtRoll: options.reanchorAtRoll ?? (reopen != nil))
+            reanchorAtRoll: options.reanchorAtRoll ?? (reopen != nil), paceAllowance: paceAllowance(configuration))
+    }
+
+    /// How far, seconds, a live device's audio may run ahead of the wall clock before it
+    /// is out of time (`CapturePace`): what its buffer and the hand-off ring hold, and a
+    /// second. Nil where the pace is not checked: files, the demo, a device a test paces.
+    private func paceAllowance(_ configuration: DaemonConfiguration) -> Double? {
+        guard case .alsa = source, options.speed == nil else { return nil }
+        let capture = configuration.capture
+        var alsa = ALSACaptureConfiguration(sampleRate: capture.sampleRate, periodFrames: capture.periodFrames)
+        if let ring = options.captureRingPeriods { alsa.ringPeriods = ring }
+        return Double((alsa.ringPeriods + alsa.bufferPeriods) * alsa.effectivePeriodFrames) / Double(capture.sampleRate) + 1
     }
 }
 

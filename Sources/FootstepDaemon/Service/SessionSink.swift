@@ -136,7 +136,25 @@ struct SessionSink {
                     "capture device lost: \(reason); the gap starts at the last frame received, waiting for audio",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
                 status { $0.handle(.deviceLost); $0.lastError = reason }
-            case let .deviceRestored(lostAt, at, drift):
+            case let .outOfTime(reason, from, audioEnd):
+                audioFiles.audioStopped()
+                logger.error(
+                    "capture out of time: \(reason); the audio from \(StoredDate.text(from)) UTC on (recorded up to \(StoredDate.text(audioEnd))) is a gap, and what the source sends is discarded until it keeps time",
+                    metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
+                status { $0.handle(.deviceLost); $0.lastError = "capture out of time: \(reason)" }
+            case let .deviceRestored(lostAt, at, _, .outOfTime):
+                do {
+                    try database.addGap(
+                        sessionId: sessionId, from: lostAt, to: at,
+                        reason: "capture out of time: the source delivered audio ahead of the clock")
+                } catch {
+                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
+                }
+                logger.notice(
+                    "capture keeps time again: audio recorded after a gap of \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock",
+                    metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceRestored)"]) { $1 })
+                status { $0.handle(.deviceRestored); $0.lastError = nil }
+            case let .deviceRestored(lostAt, at, drift, .deviceLost):
                 do {
                     try database.addGap(sessionId: sessionId, from: lostAt, to: at, reason: "capture device lost")
                 } catch {
@@ -175,6 +193,17 @@ struct SessionSink {
                     metadata: sessionMetadata.merging(
                         ["capture.dropped_periods": "\(droppedPeriods)", "capture.xruns": "\(xruns)"]) { $1 })
                 status { $0.droppedPeriods = droppedPeriods; $0.xruns = xruns }
+            case let .dropped(frames, from, to):
+                let seconds = to.timeIntervalSince(from)
+                let reason = "capture: \(frames) frames (\(String(format: "%.2f", seconds)) s) dropped, analysis fell behind"
+                do {
+                    try database.addGap(sessionId: sessionId, from: from, to: to, reason: reason)
+                } catch {
+                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
+                }
+                logger.warning(
+                    "\(reason): recorded as a gap",
+                    metadata: sessionMetadata.merging(["capture.dropped_frames": "\(frames)"]) { $1 })
             case let .invalidSamples(total):
                 // The capture thread reports changes at most every 10 s.
                 logger.warning(
