@@ -118,6 +118,15 @@ private struct Ingest {
                 VALUES (\(sensor), \(l.id), \(l.session), \(l.started_at), \(l.seconds), \(l.laeq), \(l.lafmax), \(l.la90))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
+        case "exceedance":
+            let x = try MQTTPayloads.decode(MQTTPayloads.Exceedance.self, from: message.payload)
+            try await connection.query(
+                """
+                INSERT INTO exceedance (sensor, id, session, rule, metric, period, time, value, threshold, cause, payload)
+                VALUES (\(sensor), \(x.id), \(x.session), \(x.rule), \(x.metric), \(x.period), \(x.time), \(x.value),
+                        \(x.threshold), \(x.cause), \(text)::jsonb)
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
         default:
             break
         }

@@ -95,6 +95,12 @@ public struct FleetStore: Sendable {
             la90 double precision NOT NULL, PRIMARY KEY (sensor, id))
         """,
         """
+        CREATE TABLE IF NOT EXISTS exceedance (
+            sensor text NOT NULL, id bigint NOT NULL, session bigint NOT NULL, rule text NOT NULL, metric text NOT NULL,
+            period text NOT NULL, time timestamptz NOT NULL, value double precision NOT NULL,
+            threshold double precision NOT NULL, cause text NOT NULL, payload jsonb NOT NULL, PRIMARY KEY (sensor, id))
+        """,
+        """
         CREATE TABLE IF NOT EXISTS chain_break (
             sensor text NOT NULL, event bigint NOT NULL, expected_hash text NOT NULL, found_hash text NOT NULL,
             detected_at timestamptz NOT NULL, resolved_by bigint, filled_at timestamptz, PRIMARY KEY (sensor, event))

@@ -154,7 +154,7 @@ extension DaemonConfiguration {
             .bool(
                 "mqtt", "enabled", \.mqtt.enabled,
                 help: [
-                    "Publish every event, revision, deletion, session, gap and level minute to an",
+                    "Publish every event, revision, deletion, session, gap, level minute and rule exceeded to an",
                     "MQTT broker (topics and payloads: docs/mqtt.md). What is stored is queued in",
                     "the database first and published in order once the broker acknowledges it,",
                     "so a broker or network outage loses nothing; recording never waits for it.",

@@ -92,6 +92,25 @@ public enum MQTTPayloads {
         public var la90: Double
     }
 
+    /// A noise rule exceeded, as it happened: by one event, one level minute, or a clock hour that reached
+    /// the rule's count (then `value` is the count and `threshold` the limit each event or minute exceeded,
+    /// or the footsteps an hour may hold).
+    public struct Exceedance: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var session: Int64
+        public var rule: String
+        public var metric: String
+        /// `event`, `minute` or `hour`.
+        public var period: String
+        public var time: Date
+        public var value: Double
+        public var threshold: Double
+        /// `footstep`, `other` or `background`.
+        public var cause: String
+        public var event: Int64?
+        public var level_minute: Int64?
+    }
+
     /// The topic (under the prefix) and payload of an outbox row; nil for a record deleted since it was queued.
     public static func message(for entry: OutboxEntry) -> (topic: String, payload: [UInt8])? {
         let topic = entry.topic.rawValue
@@ -130,6 +149,13 @@ public enum MQTTPayloads {
                 id: level.id ?? 0, session: level.sessionId, started_at: level.startedAt, seconds: level.seconds,
                 laeq: level.laeq, lceq: level.lceq, lafmax: level.lafMax, lafmin: level.lafMin, la10: level.la10,
                 la90: level.la90)))
+        case let .exceedance(exceedance):
+            let period = exceedance.eventId != nil ? "event" : (exceedance.levelMinuteId != nil ? "minute" : "hour")
+            return (topic, encode(Exceedance(
+                id: exceedance.id ?? 0, session: exceedance.sessionId, rule: exceedance.rule,
+                metric: exceedance.metric.rawValue, period: period, time: exceedance.startedAt, value: exceedance.value,
+                threshold: exceedance.threshold, cause: exceedance.cause, event: exceedance.eventId,
+                level_minute: exceedance.levelMinuteId)))
         case .gone:
             return nil
         }

@@ -13,7 +13,7 @@ public struct MQTTTopics: Sendable, Equatable {
     public var event: String { "\(prefix)/event" }
     public var levels: String { "\(prefix)/levels" }
     /// The topic of an outbox row's record: `<prefix>/event`, `…/revision`, `…/deletion`, `…/session`, `…/gap`,
-    /// `…/levels`.
+    /// `…/levels`, `…/exceedance`.
     public func record(_ name: String) -> String { "\(prefix)/\(name)" }
     /// A command's topic: `<prefix>/command/mark`, `…/pause`, `…/resume`.
     public func command(_ name: String) -> String { "\(prefix)/command/\(name)" }

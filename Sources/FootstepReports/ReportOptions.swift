@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 
 /// Paper sizes of the PDF report, in PostScript points (1/72 inch).

@@ -1,3 +1,4 @@
+import FootstepCore
 import Foundation
 
 /// A table of the report as text cells, rendered by the PDF and the HTML renderer alike.

@@ -45,14 +45,7 @@ public struct RuleCheck: Sendable, Equatable {
         }
         let clock = LocalClock(timeZone: scope.timeZone, from: scope.from, to: scope.to)
         let nightHours = rule.nightHours ?? scope.quietHours
-        func limit(_ date: Date) -> Double? {
-            let night = nightHours.contains(minute: clock.minuteOfDay(date))
-            switch rule.window {
-            case .day: return night ? nil : rule.threshold
-            case .night: return night ? rule.threshold : nil
-            case .all: return night ? (rule.nightThreshold ?? rule.threshold) : rule.threshold
-            }
-        }
+        func limit(_ date: Date) -> Double? { rule.limit(minuteOfDay: clock.minuteOfDay(date), quietHours: scope.quietHours) }
 
         var hits: [Exceedance] = []
         switch rule.metric {

@@ -9,7 +9,8 @@ extension FootstepDatabase {
     /// open session, audio file of the same session), compute
     /// `hash = SHA-256(serialisation + previousHash)` (see ``EventHasher``) where
     /// `previousHash` is the hash of the event appended just before (the chain head,
-    /// across all sessions), insert it, and move the chain head. All or nothing.
+    /// across all sessions), insert it, and move the chain head; then record the rules it exceeds
+    /// (``checkingRules(_:)``). All or nothing.
     ///
     /// - Parameter recovering: The events were kept aside when the store refused them (the daemon's pending
     ///   journal): their session may have ended since, and they are stored into it all the same.
@@ -54,6 +55,7 @@ extension FootstepDatabase {
             try db.execute(
                 sql: "UPDATE chainHead SET lastEventId = ?, lastHash = ? WHERE id = 1",
                 arguments: [ids.last!, previousHash])
+            if let ruleWatch { try Self.recordExceedances(db, events: normalized, ids: ids, watch: ruleWatch) }
             return ids
         }
     }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 extension FootstepDatabase {
-    /// Appends level minutes (the `id`s given are ignored) in one transaction.
+    /// Appends level minutes (the `id`s given are ignored) in one transaction, with the rules they
+    /// exceed (``checkingRules(_:)``).
     ///
     /// - Parameter recovering: As for ``appendEvents(_:recovering:)``: into a session that may have ended.
     /// - Returns: The new ids, in order.
@@ -16,16 +17,17 @@ extension FootstepDatabase {
         }
         return try write { db in
             var checked: Set<Int64> = []
-            var ids: [Int64] = []
+            var stored: [LevelMinuteRecord] = []
             for var level in levels {
                 if checked.insert(level.sessionId).inserted {
                     _ = try recovering ? Self.requireSession(db, level.sessionId) : Self.openSession(db, level.sessionId)
                 }
                 level.id = nil
                 try level.insert(db)
-                ids.append(level.id!)
+                stored.append(level)
             }
-            return ids
+            if let ruleWatch { try Self.recordExceedances(db, levels: stored, watch: ruleWatch) }
+            return stored.map { $0.id! }
         }
     }
 

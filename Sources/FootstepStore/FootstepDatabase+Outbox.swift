@@ -116,6 +116,8 @@ extension FootstepDatabase {
             return try SessionGapRecord.fetchOne(db, key: recordId).map(OutboxEntry.Item.gap) ?? .gone
         case .levels:
             return try LevelMinuteRecord.fetchOne(db, key: recordId).map(OutboxEntry.Item.levels) ?? .gone
+        case .exceedance:
+            return try RuleExceedanceRecord.fetchOne(db, key: recordId).map(OutboxEntry.Item.exceedance) ?? .gone
         }
     }
 }
@@ -123,7 +125,7 @@ extension FootstepDatabase {
 /// A row of the outbox: something stored that MQTT is to publish.
 public struct OutboxEntry: Sendable, Equatable {
     public enum Topic: String, Sendable, CaseIterable {
-        case event, revision, deletion, session, gap, levels
+        case event, revision, deletion, session, gap, levels, exceedance
     }
 
     /// The record, as it is now (a session with its status when the row was queued).
@@ -134,6 +136,7 @@ public struct OutboxEntry: Sendable, Equatable {
         case session(SessionRecord, status: SessionStatus)
         case gap(SessionGapRecord)
         case levels(LevelMinuteRecord)
+        case exceedance(RuleExceedanceRecord)
         /// Deleted since it was queued (a deleted session's events: its tombstone says so).
         case gone
     }

@@ -12,6 +12,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v6", migrate: createV6Outbox)
         migrator.registerMigration("v7", migrate: createV7RevisionHead)
         migrator.registerMigration("v8", migrate: createV8Reviews)
+        migrator.registerMigration("v9", migrate: createV9RuleExceedances)
         return migrator
     }
 
@@ -251,18 +252,28 @@ extension FootstepDatabase {
             t.column("dropped", .integer).notNull()
         }
         try db.execute(sql: "INSERT INTO outboxState (id, enabled, dropped) VALUES (1, 0, 0)")
+        try createOutboxTriggers(db, outboxTriggers)
+    }
+
+    /// What queues an outbox row, by topic: the trigger's name, its event and the row's values.
+    private typealias OutboxTrigger = (name: String, event: String, values: String)
+
+    /// The outbox triggers of v6.
+    private static let outboxTriggers: [OutboxTrigger] = [
+        ("event", "INSERT ON event", "'event', NEW.id, NEW.sessionId, NULL"),
+        ("revision", "INSERT ON typeRevision",
+         "'revision', NEW.id, (SELECT sessionId FROM event WHERE id = NEW.eventId), NULL"),
+        ("deletion", "INSERT ON chainDeletion", "'deletion', NEW.id, NEW.sessionId, NULL"),
+        ("sessionStarted", "INSERT ON session", "'session', NEW.id, NEW.id, NEW.status"),
+        ("sessionChanged", "UPDATE OF status ON session", "'session', NEW.id, NEW.id, NEW.status"),
+        ("gap", "INSERT ON sessionGap", "'gap', NEW.id, NEW.sessionId, NULL"),
+        ("levels", "INSERT ON levelMinute", "'levels', NEW.id, NEW.sessionId, NULL"),
+    ]
+
+    /// Creates triggers that queue an outbox row while `outboxState.enabled` is 1.
+    private static func createOutboxTriggers(_ db: Database, _ triggers: [OutboxTrigger]) throws {
         let queued = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
         let enabled = "(SELECT enabled FROM outboxState WHERE id = 1)"
-        let triggers: [(name: String, event: String, values: String)] = [
-            ("event", "INSERT ON event", "'event', NEW.id, NEW.sessionId, NULL"),
-            ("revision", "INSERT ON typeRevision",
-             "'revision', NEW.id, (SELECT sessionId FROM event WHERE id = NEW.eventId), NULL"),
-            ("deletion", "INSERT ON chainDeletion", "'deletion', NEW.id, NEW.sessionId, NULL"),
-            ("sessionStarted", "INSERT ON session", "'session', NEW.id, NEW.id, NEW.status"),
-            ("sessionChanged", "UPDATE OF status ON session", "'session', NEW.id, NEW.id, NEW.status"),
-            ("gap", "INSERT ON sessionGap", "'gap', NEW.id, NEW.sessionId, NULL"),
-            ("levels", "INSERT ON levelMinute", "'levels', NEW.id, NEW.sessionId, NULL"),
-        ]
         for trigger in triggers {
             let unchanged = trigger.name == "sessionChanged" ? " AND NEW.status IS NOT OLD.status" : ""
             try db.execute(
@@ -322,5 +333,51 @@ extension FootstepDatabase {
         try db.alter(table: "event") { t in
             t.add(column: "reviewVerdict", .text)
         }
+    }
+
+    /// v9: noise rules exceeded as they happen (``RuleExceedanceRecord``), queued for MQTT like the
+    /// rest: the outbox is rebuilt with `exceedance` among its topics (rows, ids and sequence kept).
+    private static func createV9RuleExceedances(_ db: Database) throws {
+        try db.create(table: "ruleExceedance") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.belongsTo("session", inTable: "session", onDelete: .cascade).notNull()
+            t.column("rule", .text).notNull()
+            t.column("metric", .text).notNull()
+            t.column("startedAt", .datetime).notNull()
+            t.column("value", .double).notNull()
+            t.column("threshold", .double).notNull()
+            t.column("cause", .text).notNull()
+            t.column("eventId", .integer).references("event", onDelete: .setNull)
+            t.column("levelMinuteId", .integer).references("levelMinute", onDelete: .setNull)
+            t.column("key", .text).notNull().unique()
+        }
+        try db.create(index: "ruleExceedance_on_startedAt", on: "ruleExceedance", columns: ["startedAt"])
+
+        for trigger in outboxTriggers { try db.execute(sql: "DROP TRIGGER outbox_\(trigger.name)") }
+        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
+        try db.create(table: "outboxV9") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("topic", .text).notNull()
+                .check { ["event", "revision", "deletion", "session", "gap", "levels", "exceedance"].contains($0) }
+            t.column("recordId", .integer).notNull()
+            t.column("sessionId", .integer)
+            t.column("detail", .text)
+            t.column("queuedAt", .datetime).notNull()
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO outboxV9 (id, topic, recordId, sessionId, detail, queuedAt)
+                SELECT id, topic, recordId, sessionId, detail, queuedAt FROM outbox
+                """)
+        try db.drop(table: "outbox")
+        try db.rename(table: "outboxV9", to: "outbox")
+        if let sequence {
+            try db.execute(sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'outbox'", arguments: [sequence])
+            try db.execute(
+                sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox')",
+                arguments: [sequence])
+        }
+        try createOutboxTriggers(
+            db, outboxTriggers + [("exceedance", "INSERT ON ruleExceedance", "'exceedance', NEW.id, NEW.sessionId, NULL")])
     }
 }

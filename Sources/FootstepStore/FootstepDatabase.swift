@@ -28,6 +28,9 @@ public struct FootstepDatabase: Sendable {
     /// The path of the database file, or `:memory:`; used in error messages.
     public let path: String
 
+    /// The noise rules checked as events and level minutes are appended (``checkingRules(_:)``); nil: none.
+    var ruleWatch: RuleWatch?
+
     /// Read access for custom queries: snapshots that never block the writer.
     public var reader: any DatabaseReader { writer }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FootstepCore
 import FootstepReports
 
 /// A user-defined rule on the command line: `METRIC>THRESHOLD[,WINDOW][,N/h][,NAME]`,

@@ -44,6 +44,9 @@ struct DaemonMQTTTests {
             topic_prefix = "footstepd/t"
             home_assistant = true
             accept_commands = true
+
+            [levels]
+            calibration_offset = 100
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
         let state = directory.appending("state")
         let common = ["--config", configuration, "--state-dir", state, "--socket", directory.appending("control.sock")]
@@ -58,16 +61,23 @@ struct DaemonMQTTTests {
         #expect(await waitUntil(10) { Self.status(socket)?["state"] as? String == "paused" })
         try Self.publish(broker: broker, topic: "footstepd/t/command/resume", message: "")
         #expect(await waitUntil(10) { Self.status(socket)?["state"] as? String == "recording" })
-        broker.kill()
-        // Recording goes on, the outbox fills, and status says why nothing is published.
-        #expect(await waitUntil(10) { (Self.mqttStatus(socket)?["outbox_depth"] as? Int ?? 0) > 0 })
-        let away = Self.mqttStatus(socket)
-        #expect(away?["connected"] as? Bool == false)
-        #expect((away?["problem"] as? String)?.contains("127.0.0.1:\(link.port)") == true)
-        let metrics = try Subprocess.run("/usr/bin/curl", ["-sf", "--unix-socket", socket, "http://localhost/metrics"])
-        #expect(metrics.stdout.contains("footstepd_mqtt_connected 0"))
-        try broker.start()
-        #expect(await waitUntil(10) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
+        // The broker killed for 30 s, twice: footstepd's retries back off (1 s doubling) and still find it.
+        for outage in 0..<2 {
+            let killed = Date()
+            broker.kill()
+            // Recording goes on, the outbox fills, and status says why nothing is published.
+            #expect(await waitUntil(10) { Self.mqttStatus(socket)?["connected"] as? Bool == false })
+            #expect(await waitUntil(10) { (Self.mqttStatus(socket)?["outbox_depth"] as? Int ?? 0) > 0 })
+            let away = Self.mqttStatus(socket)
+            #expect((away?["problem"] as? String)?.contains("127.0.0.1:\(link.port)") == true)
+            if outage == 0 {
+                let metrics = try Subprocess.run("/usr/bin/curl", ["-sf", "--unix-socket", socket, "http://localhost/metrics"])
+                #expect(metrics.stdout.contains("footstepd_mqtt_connected 0"))
+            }
+            try await Task.sleep(for: .seconds(max(0, 30 - Date().timeIntervalSince(killed))))
+            try broker.start()
+            #expect(await waitUntil(40) { Self.mqttStatus(socket)?["connected"] as? Bool == true })
+        }
         // The network cut: no reset, no FIN. footstepd finds out by its keepalive (5 s), records on, and
         // keeps what it could not publish; once the link is back it reconnects.
         link.cut()
@@ -93,6 +103,11 @@ struct DaemonMQTTTests {
         // later ones: OutboxPublisherTests.aBrokerKilledTwiceLosesNothing).
         #expect(Self.ids(in: received, topic: "footstepd/t/event").sorted() == stored.map { $0.id! })
         #expect(Self.ids(in: received, topic: "footstepd/t/revision").sorted() == revisions.map { $0.id! }.sorted())
+        // Every rule exceeded (the levels are calibrated: the standard rules judge them), each once.
+        let exceedances = try database.exceedances().map { $0.id! }
+        #expect(!exceedances.isEmpty)
+        #expect(await waitUntil(20) { Self.ids(in: received, topic: "footstepd/t/exceedance").count >= exceedances.count })
+        #expect(Self.ids(in: received, topic: "footstepd/t/exceedance").sorted() == exceedances)
         #expect(try database.outboxHealth().depth == 0)
         #expect(try database.diaryEntries().map(\.text) == ["stomping again"])
         let lines = Self.lines(received)

@@ -46,10 +46,20 @@ struct CollectorTests {
         let store: FootstepDatabase
         let session: Int64
 
-        init(_ name: String) throws {
+        /// With `rules`, its levels calibrated and the rules checked as it stores steps.
+        init(_ name: String, rules: [ReportRule] = []) throws {
             self.name = name
             directory = try TemporaryDirectory()
-            (store, session) = try makeStore(in: directory)
+            let (plain, session) = try makeStore(in: directory)
+            self.session = session
+            guard !rules.isEmpty else {
+                store = plain
+                return
+            }
+            try plain.addCalibration(
+                measuredAt: referenceStart.addingTimeInterval(-60), offsetDB: 90, method: "calibrator", reference: "test")
+            store = plain.checkingRules(
+                RuleWatch(rules: rules, quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), timeZone: TimeZone(identifier: "UTC")!))
         }
 
         func publisher(_ broker: MosquittoBroker) throws -> RunningPublisher {
@@ -78,7 +88,11 @@ struct CollectorTests {
         #expect(await waitUntil(10) { (try? database.psql("SELECT count(*) FROM sensor")) == "0" })
         try await Task.sleep(for: .milliseconds(1500))  // subscribed, and the session saved by the broker
 
-        let sensors = try ["flat-1", "flat-2", "flat-3"].map(Sensor.init)
+        // flat-1 checks a rule that each of its steps exceeds.
+        let sensors = try [
+            Sensor("flat-1", rules: [ReportRule(name: "loud step", metric: .lafmax, threshold: 45)]), Sensor("flat-2"),
+            Sensor("flat-3"),
+        ]
         var publishers = try sensors.map { try $0.publisher(broker) }
         var stored: [String: [Int64]] = [:]
         for (index, sensor) in sensors.enumerated() {
@@ -98,6 +112,13 @@ struct CollectorTests {
             let ids = try database.psql("SELECT id FROM event WHERE sensor = '\(sensor.name)' ORDER BY id")
             #expect(ids.split(separator: "\n").compactMap { Int64($0) } == stored[sensor.name]!)
         }
+        // Its exceedances arrive too, each once.
+        let exceeded = try sensors[0].store.exceedances().map { "\($0.id!)" }.joined(separator: "\n")
+        #expect(exceeded.split(separator: "\n").count == 25)
+        #expect(await waitUntil(10) {
+            (try? database.psql("SELECT id FROM exceedance WHERE sensor = 'flat-1' AND period = 'event' ORDER BY id")) == exceeded
+        })
+        #expect(try database.psql("SELECT count(*) FROM exceedance WHERE sensor <> 'flat-1'") == "0")
 
         // A session deleted on flat-2: its events are marked, not lost, and the chain still verifies.
         try sensors[1].store.endSession(sensors[1].session, at: referenceStart.addingTimeInterval(600))

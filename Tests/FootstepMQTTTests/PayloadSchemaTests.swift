@@ -30,7 +30,14 @@ struct PayloadSchemaTests {
 
     @Test func everyTopicsPayloadMatchesItsSchema() throws {
         let directory = try TemporaryDirectory()
-        let (store, session) = try makeStore(in: directory)
+        let (plain, session) = try makeStore(in: directory)
+        // Rules exceeded by each step (an event) and by their hour (a count), on calibrated levels.
+        try plain.addCalibration(measuredAt: referenceStart.addingTimeInterval(-60), offsetDB: 90, method: "calibrator", reference: "x")
+        let store = plain.checkingRules(RuleWatch(
+            rules: [
+                ReportRule(name: "loud step", metric: .lafmax, threshold: 45),
+                ReportRule(name: "busy hour", metric: .eventsPerHour, threshold: 2),
+            ], quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), timeZone: TimeZone(identifier: "UTC")!))
         let ids = try storeSteps(store, session: session, first: 0, count: 3)
         let events = try store.events(ids: ids)
         try store.reviseTypes(
@@ -52,7 +59,11 @@ struct PayloadSchemaTests {
         payloads.append(("state", MQTTPayloads.encode(SensorState(activity, footstepsLastHour: 12))))
         let idle = SensorActivity(state: "idle", recording: false, microphoneProblem: false, session: nil)
         payloads.append(("state", MQTTPayloads.encode(SensorState(idle, footstepsLastHour: 0))))
-        #expect(Set(payloads.map(\.topic)) == ["event", "revision", "deletion", "session", "gap", "levels", "state"])
+        #expect(
+            Set(payloads.map(\.topic)) == ["event", "revision", "deletion", "session", "gap", "levels", "exceedance", "state"])
+        let periods = try payloads.filter { $0.topic == "exceedance" }
+            .map { try MQTTPayloads.decode(MQTTPayloads.Exceedance.self, from: $0.payload).period }
+        #expect(periods == ["event", "event", "event", "hour"])
 
         let out = directory.appending("payloads")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -15,14 +15,14 @@ import Testing
                 }
                 #expect(tables == [
                     "audioFile", "bout", "calibration", "chainDeletion", "chainHead", "diaryEntry", "diaryHead", "event",
-                    "grdb_migrations", "levelMinute", "outbox", "outboxState", "removedRevision", "revisionHead", "session", "sessionGap",
-                    "typeRevision",
+                    "grdb_migrations", "levelMinute", "outbox", "outboxState", "removedRevision", "revisionHead", "ruleExceedance", "session",
+                    "sessionGap", "typeRevision",
                 ])
                 let triggers = try store.reader.read { db in
                     try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
                 }
                 #expect(triggers == [
-                    "outbox_deletion", "outbox_event", "outbox_gap", "outbox_levels", "outbox_revision",
+                    "outbox_deletion", "outbox_event", "outbox_exceedance", "outbox_gap", "outbox_levels", "outbox_revision",
                     "outbox_sessionChanged", "outbox_sessionStarted", "revisionHead_follows",
                 ])
                 let indexes = try store.reader.read { db in
@@ -34,7 +34,7 @@ import Testing
                 #expect(indexes.contains("event_on_currentType_timestamp"))
                 #expect(indexes.contains("event_on_sessionId_frameOffset"))
                 let applied = try store.reader.read { db in try FootstepDatabase.migrator.appliedIdentifiers(db) }
-                #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+                #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
                 _ = try store.createSession(startedAt: Date(), device: "hw:1", sampleRate: 48_000)
             }
             let schemaBefore = try schemaText(path)
@@ -42,7 +42,7 @@ import Testing
             #expect(try reopened.sessions().count == 1)
             #expect(try schemaText(path) == schemaBefore)
             let migrations = try reopened.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
-            #expect(migrations == 8)
+            #expect(migrations == 9)
         }
     }
 

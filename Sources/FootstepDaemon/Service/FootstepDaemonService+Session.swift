@@ -110,7 +110,7 @@ extension FootstepDaemonService {
         await announceReady(&readySent)
 
         var sink = SessionSink(
-            database: database, sessionId: sessionId, sampleRate: format.sampleRate, channels: format.channels,
+            database: database.checkingRules(ruleWatch), sessionId: sessionId, sampleRate: format.sampleRate, channels: format.channels,
             logger: logger,
             feeds: SessionSink.Feeds(
                 levels: liveLevels, events: liveEvents, calibrated: configuration.levels.calibrationOffset != 0),

@@ -103,6 +103,10 @@ public final class FootstepDaemonService: Service, Sendable {
         }
     }
     /// The configuration in force (the next session uses a reloaded one).
+    /// The noise rules checked as events and level minutes are stored (each exceedance is published
+    /// over MQTT): the standard rules, with the configuration's quiet hours as their night.
+    var ruleWatch: RuleWatch { RuleWatch(quietHours: configuration.reports.quietHours) }
+
     public var configuration: DaemonConfiguration {
         control.withLock { control in
             var configuration = control.configuration
@@ -199,14 +203,14 @@ public final class FootstepDaemonService: Service, Sendable {
         var recoveryConfiguration = configuration
         if let storedCalibration { recoveryConfiguration.levels.calibrationOffset = storedCalibration.offsetDB }
         try StartupRecovery(
-            database: database, audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
+            database: database.checkingRules(ruleWatch), audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
             analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
             storeInterval: options.flushInterval, logger: logger
         ).run()
         // What a stop could not store (the store refused it) goes in first; then the disk's reserve for next time.
         let journal = PendingJournal(directory: configuration.stateDirectory)
-        try PendingReplay(journal: journal, database: database, logger: logger).run()
+        try PendingReplay(journal: journal, database: database.checkingRules(ruleWatch), logger: logger).run()
         if !journal.holdReserve() {
             logger.warning("cannot hold \(PendingJournal.reserveBytes >> 20) MB back in \(journal.reservePath): a full disk at a stop may lose what the store refuses")
         }

@@ -1,10 +1,10 @@
-import FootstepCore
 import Foundation
 
-/// A rule a report checks: a metric, a threshold and when it applies.
+/// A noise rule: a metric, a threshold and when it applies.
 ///
-/// The standard rules (``who``, ``koreanMinuteLAeq``, ``koreanLAFmax``) are built from
-/// it as well; user-defined rules come from the daemon's configuration.
+/// Reports check the standard rules (``who``, ``koreanMinuteLAeq``, ``koreanLAFmax``) and the
+/// ones given to `footstepctl report --rule`; footstepd checks the standard rules as it stores
+/// events and level minutes, and publishes each exceedance over MQTT.
 ///
 /// - `laeq_1min`: every level minute whose LAeq exceeds the threshold;
 /// - `lafmax`: every event whose LAFmax exceeds the threshold;
@@ -75,6 +75,17 @@ public struct ReportRule: Sendable, Equatable {
 
     /// The rules every report checks.
     public static let standard: [ReportRule] = [who, koreanMinuteLAeq, koreanLAFmax]
+
+    /// The threshold that applies at a local `minuteOfDay` (0…1439), or nil when the rule
+    /// does not apply then; `quietHours` is what night means when the rule does not say.
+    public func limit(minuteOfDay: Int, quietHours: DailyWindow) -> Double? {
+        let night = (nightHours ?? quietHours).contains(minute: minuteOfDay)
+        switch window {
+        case .day: return night ? nil : threshold
+        case .night: return night ? threshold : nil
+        case .all: return night ? (nightThreshold ?? threshold) : threshold
+        }
+    }
 
     /// The threshold in words, e.g. "LAFmax above 45 dB(A) at night (23:00-07:00)".
     public func thresholdDescription(quietHours: DailyWindow) -> String {
