@@ -68,6 +68,8 @@ public enum MQTTPayloads {
         public var device: String
         public var sample_rate: Int
         public var channels: Int
+        /// Why it ended ("stopped on request (footstepctl stop)"), once ended.
+        public var end_reason: String?
     }
 
     public struct Gap: Codable, Sendable, Equatable {
@@ -139,7 +141,8 @@ public enum MQTTPayloads {
             return (topic, encode(Session(
                 id: session.id ?? 0, status: status.rawValue, started_at: session.startedAt,
                 ended_at: status.isOpen ? nil : session.endedAt, title: session.title, device: session.device,
-                sample_rate: session.sampleRate, channels: session.channels)))
+                sample_rate: session.sampleRate, channels: session.channels,
+                end_reason: status.isOpen ? nil : session.endReason)))
         case let .gap(gap):
             return (topic, encode(Gap(
                 id: gap.id ?? 0, session: gap.sessionId, started_at: gap.startedAt, ended_at: gap.endedAt,

@@ -12,13 +12,38 @@ public struct ReportCoverage: Sendable, Equatable {
         public var end: Date
         /// `completed`, `interrupted`, `recording` or `paused`.
         public var status: String
+        /// Why it ended ("stopped on request", "the monitoring window closed"); nil while open or not recorded.
+        public var endReason: String?
 
-        public init(id: Int64, title: String, start: Date, end: Date, status: String) {
+        public init(id: Int64, title: String, start: Date, end: Date, status: String, endReason: String? = nil) {
             self.id = id
             self.title = title
             self.start = start
             self.end = end
             self.status = status
+            self.endReason = endReason
+        }
+
+        /// Whether the session is over (completed or interrupted).
+        var ended: Bool { status == "completed" || status == "interrupted" }
+    }
+
+    /// A stretch after a session ended and before the next began (or until the report's end): the
+    /// recording was stopped, outside the monitoring window, or footstepd was not running.
+    public struct Stop: Sendable, Equatable {
+        /// The session that ended.
+        public var sessionId: Int64
+        public var start: Date
+        /// The next session's start, or nil when none began before the report's end.
+        public var end: Date?
+        public var nextSessionId: Int64?
+        /// Why: the session's end reason.
+        public var reason: String
+        public var interrupted: Bool
+
+        /// Seconds of it within `[from, to)` (to `to` when no session followed).
+        public func seconds(from: Date, to: Date) -> Double {
+            max(0, min(end ?? to, to).timeIntervalSince(max(start, from)))
         }
     }
 
@@ -86,6 +111,25 @@ public struct ReportCoverage: Sendable, Equatable {
 
     /// Sessions that footstepd did not close (a crash, a power cut, a kill).
     public var interrupted: [Session] { sessions.filter { $0.status == "interrupted" } }
+
+    /// The stretches between sessions before `until` (the report's end), oldest first: after each ended
+    /// session, to the next one's start. One shorter than a second (a session restarted at once, for a
+    /// new calibration) is left out.
+    public func stops(until: Date) -> [Stop] {
+        sessions.enumerated().compactMap { index, session -> Stop? in
+            guard session.ended, session.end < until else { return nil }
+            let next = sessions[(index + 1)...].first { $0.start >= session.end }
+            if let next, next.start.timeIntervalSince(session.end) < 1 { return nil }
+            if next == nil, until.timeIntervalSince(session.end) < 1 { return nil }
+            let interrupted = session.status == "interrupted"
+            let reason = session.endReason
+                ?? (interrupted ? "footstepd stopped without closing it" : "stopped (why was not recorded)")
+            return Stop(
+                sessionId: session.id, start: session.end, end: next?.start, nextSessionId: next?.id, reason: reason,
+                interrupted: interrupted)
+        }
+    }
+
 }
 
 /// The state of the evidence store's hash chain when the report was made.

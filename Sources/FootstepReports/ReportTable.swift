@@ -156,12 +156,18 @@ extension ReportDocument {
         if interrupted > 0 {
             text += " \(interrupted) session\(interrupted == 1 ? " was" : "s were") interrupted: footstepd stopped without closing \(interrupted == 1 ? "it" : "them") (a crash, a power cut or a kill); the audio up to the interruption is kept."
         }
+        let stopped = coverage.stops(until: scope.to).filter { !$0.interrupted }
+        if !stopped.isEmpty {
+            let seconds = stopped.reduce(0) { $0 + $1.seconds(from: scope.from, to: scope.to) }
+            text += " Recording was stopped \(stopped.count) time\(stopped.count == 1 ? "" : "s") (\(ReportDuration.text(seconds)) of the period without a session);"
+                + " each stop is listed below with its reason, and none is counted as recorded."
+        }
         return text
     }
 
-    /// Gaps and interruptions, in time order.
+    /// Gaps, interruptions and stops between sessions, in time order.
     var outageTable: ReportTable? {
-        guard let coverage, !(coverage.gaps.isEmpty && coverage.interrupted.isEmpty) else { return nil }
+        guard let coverage, !(coverage.gaps.isEmpty && coverage.stops(until: scope.to).isEmpty) else { return nil }
         let clock = clock
         var rows: [(Date, [String])] = coverage.gaps.map { gap in
             (gap.start, [
@@ -169,13 +175,14 @@ extension ReportDocument {
                 "session \(gap.sessionId): \(gap.reason)",
             ])
         }
-        for session in coverage.interrupted {
-            let next = coverage.sessions.first { $0.start >= session.end && $0.id != session.id }
-            rows.append((session.end, [
-                clock.dateTime(session.end), next.map { clock.dateTime($0.start) } ?? "–",
-                next.map { ReportDuration.text($0.start.timeIntervalSince(session.end)) } ?? "–",
-                "session \(session.id) interrupted (footstepd stopped without closing it)"
-                    + (next.map { "; session \($0.id) started" } ?? ""),
+        for stop in coverage.stops(until: scope.to) {
+            let what = stop.interrupted
+                ? "session \(stop.sessionId) interrupted (\(stop.reason))"
+                : "session \(stop.sessionId) ended: \(stop.reason)"
+            rows.append((stop.start, [
+                clock.dateTime(stop.start), stop.end.map { clock.dateTime($0) } ?? "–",
+                stop.end.map { ReportDuration.text($0.timeIntervalSince(stop.start)) } ?? "–",
+                what + (stop.nextSessionId.map { "; session \($0) started" } ?? ""),
             ]))
         }
         return ReportTable(

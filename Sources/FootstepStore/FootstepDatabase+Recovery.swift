@@ -27,7 +27,9 @@ extension FootstepDatabase {
                 let candidates = [session.startedAt, try Self.lastDataTime(db, session.id!), externalEnd(session)]
                 session.endedAt = candidates.compactMap { $0 }.max()
                 session.status = .interrupted
-                try session.update(db, columns: [SessionRecord.Columns.status, SessionRecord.Columns.endedAt])
+                session.endReason = SessionRecord.interruptedReason
+                try session.update(
+                    db, columns: [SessionRecord.Columns.status, SessionRecord.Columns.endedAt, SessionRecord.Columns.endReason])
             }
             return open.map { $0.id! }
         }

@@ -13,6 +13,7 @@ extension FootstepDatabase {
         migrator.registerMigration("v7", migrate: createV7RevisionHead)
         migrator.registerMigration("v8", migrate: createV8Reviews)
         migrator.registerMigration("v9", migrate: createV9RuleExceedances)
+        migrator.registerMigration("v10", migrate: createV10SessionEndReason)
         return migrator
     }
 
@@ -379,5 +380,13 @@ extension FootstepDatabase {
         }
         try createOutboxTriggers(
             db, outboxTriggers + [("exceedance", "INSERT ON ruleExceedance", "'exceedance', NEW.id, NEW.sessionId, NULL")])
+    }
+
+    /// v10: why a session ended (`session.endReason`), so that the reports' coverage names the stretches
+    /// between sessions: stopped, outside the monitoring window, footstepd stopped or killed.
+    private static func createV10SessionEndReason(_ db: Database) throws {
+        try db.alter(table: "session") { t in
+            t.add(column: "endReason", .text)
+        }
     }
 }

@@ -54,7 +54,10 @@ extension FootstepDatabase {
     /// - Parameters:
     ///   - at: End time (UTC), not before the start.
     ///   - status: `.completed` (stopped on purpose, the default) or `.interrupted`.
-    public func endSession(_ id: Int64, at endedAt: Date, status: SessionStatus = .completed) throws(StoreError) {
+    ///   - reason: Why it ended, for the reports' coverage ("stopped with footstepctl stop").
+    public func endSession(
+        _ id: Int64, at endedAt: Date, status: SessionStatus = .completed, reason: String? = nil
+    ) throws(StoreError) {
         guard !status.isOpen else {
             throw .invalidValue("a session ends as completed or interrupted, not \(status.rawValue)")
         }
@@ -65,7 +68,9 @@ extension FootstepDatabase {
             }
             session.status = status
             session.endedAt = endedAt
-            try session.update(db, columns: [SessionRecord.Columns.status, SessionRecord.Columns.endedAt])
+            session.endReason = reason
+            try session.update(
+                db, columns: [SessionRecord.Columns.status, SessionRecord.Columns.endedAt, SessionRecord.Columns.endReason])
         }
     }
 

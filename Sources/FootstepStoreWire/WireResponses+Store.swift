@@ -33,7 +33,7 @@ extension SessionResponse {
             device: session.device, sampleRate: session.sampleRate, channels: session.channels,
             timeZone: session.timeZone, eventCount: summary.eventCount, footstepCount: summary.footstepCount,
             audioFileCount: summary.audioFileCount, audioBytes: summary.audioBytes, gapCount: summary.gapCount,
-            gapSeconds: summary.gapSeconds)
+            gapSeconds: summary.gapSeconds, endReason: session.endReason)
     }
 }
 

@@ -24,11 +24,14 @@ public struct SessionResponse: Codable, Sendable, Equatable {
     public var audioBytes: Int64
     public var gapCount: Int
     public var gapSeconds: Double
+    /// Why it ended ("stopped on request (footstepctl stop)"); nil while open or not recorded.
+    public var endReason: String?
 
     public init(
         id: Int64, title: String, notes: String, status: String, startedAt: Date, endedAt: Date?,
         durationSeconds: Double, device: String, sampleRate: Int, channels: Int, timeZone: String, eventCount: Int,
-        footstepCount: Int, audioFileCount: Int, audioBytes: Int64, gapCount: Int, gapSeconds: Double
+        footstepCount: Int, audioFileCount: Int, audioBytes: Int64, gapCount: Int, gapSeconds: Double,
+        endReason: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -47,6 +50,7 @@ public struct SessionResponse: Codable, Sendable, Equatable {
         self.audioBytes = audioBytes
         self.gapCount = gapCount
         self.gapSeconds = gapSeconds
+        self.endReason = endReason
     }
 
     enum CodingKeys: String, CodingKey {
@@ -62,6 +66,7 @@ public struct SessionResponse: Codable, Sendable, Equatable {
         case audioBytes = "audio_bytes"
         case gapCount = "gap_count"
         case gapSeconds = "gap_seconds"
+        case endReason = "end_reason"
     }
 }
 

@@ -67,7 +67,7 @@ struct ReportLoader {
             sessions: sessions.map {
                 ReportCoverage.Session(
                     id: $0.record.id!, title: $0.record.title, start: $0.record.startedAt, end: $0.end,
-                    status: $0.record.status.rawValue)
+                    status: $0.record.status.rawValue, endReason: $0.record.endReason)
             },
             gaps: gaps)
     }

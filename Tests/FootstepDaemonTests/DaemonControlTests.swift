@@ -133,6 +133,11 @@ struct DaemonControlTests {
         await #expect(throws: DaemonError.self) { try await daemon.write { try $0.setSessionNotes(first, notes: "late") } }
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         #expect(try database.sessions().map(\.session.status) == [.completed, .completed, .completed])
+        // Each says why it ended, for the reports' coverage.
+        #expect(try database.sessions().map(\.session.endReason) == [
+            "stopped on request (footstepctl stop)", "the calibration changed; the next session measures with it",
+            "footstepd stopped (systemctl stop or a signal)",
+        ])
     }
 
     @Test func aCommandNobodyAnswersTimesOut() async throws {

@@ -60,6 +60,7 @@ struct DaemonScheduleTests {
         #expect(sessions.map(\.id) == [sessionId])
         let session = try #require(sessions.first)
         #expect(session.status == .completed)
+        #expect(session.endReason == "the monitoring window closed (monitoring schedule)")
         // About one schedule minute = one real second of audio.
         let seconds = session.endedAt!.timeIntervalSince(session.startedAt)
         #expect(seconds > 0.4 && seconds < 1.8, "\(seconds) s")

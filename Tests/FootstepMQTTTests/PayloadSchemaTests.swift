@@ -51,7 +51,7 @@ struct PayloadSchemaTests {
                 sessionId: session, startedAt: referenceStart, laeq: 31.5, lceq: 44, lafMax: 52.25, lafMin: 25, la10: 35,
                 la90: 27.5)
         ])
-        try store.endSession(session, at: referenceStart.addingTimeInterval(120))
+        try store.endSession(session, at: referenceStart.addingTimeInterval(120), reason: "stopped on request (footstepctl stop)")
         var payloads = try store.outbox().compactMap(MQTTPayloads.message(for:))
         try store.deleteSession(session, reason: "wrong flat")
         payloads += try store.outbox().compactMap(MQTTPayloads.message(for:))

@@ -200,3 +200,75 @@ struct ReportCoverageTests {
         #expect(String(decoding: streamed, as: UTF8.self) == String(decoding: try ReportJSON.encoder.encode(ReportJSON(document)), as: UTF8.self))
     }
 }
+
+/// The stretches between sessions are named by why the session before them ended, listed with the outages, and not
+/// counted as recorded.
+@Suite("Report coverage: stops between sessions")
+struct ReportStopTests {
+    static func document(coverage: ReportCoverage) -> ReportDocument {
+        ReportDocument(
+            events: ReportFixture.events(count: 50, days: 1), levels: ReportFixture.levels(days: 1),
+            scope: ReportFixture.scope(days: 2), options: ReportOptions(address: "Flat 2"), coverage: coverage)
+    }
+
+    @Test func aStopAndAClosedWindowAreListedWithTheirReasons() throws {
+        let start = ReportFixture.start  // 2026-11-20 18:00 local
+        let hour = 3600.0
+        let coverage = ReportCoverage(
+            sessions: [
+                // 18:00–01:00, stopped by hand; 02:30–07:00, the window closed; 23:00 the next day, still open.
+                ReportCoverage.Session(
+                    id: 1, title: "", start: start, end: start.addingTimeInterval(7 * hour), status: "completed",
+                    endReason: "stopped on request (footstepctl stop)"),
+                ReportCoverage.Session(
+                    id: 2, title: "", start: start.addingTimeInterval(8.5 * hour), end: start.addingTimeInterval(13 * hour),
+                    status: "completed", endReason: "the monitoring window closed (monitoring schedule)"),
+                ReportCoverage.Session(
+                    id: 3, title: "", start: start.addingTimeInterval(29 * hour), end: start.addingTimeInterval(30 * hour),
+                    status: "recording"),
+                // Restarted at once for a new calibration: not a stop worth a row.
+                ReportCoverage.Session(
+                    id: 4, title: "", start: start.addingTimeInterval(-2 * hour), end: start.addingTimeInterval(-0.2),
+                    status: "completed", endReason: "the calibration changed; the next session measures with it"),
+            ],
+            gaps: [])
+        let stops = coverage.stops(until: start.addingTimeInterval(48 * hour))
+        #expect(stops.map(\.sessionId) == [1, 2])
+        #expect(stops.map(\.nextSessionId) == [2, 3])
+        #expect(stops.map { $0.end!.timeIntervalSince($0.start) } == [1.5 * hour, 16 * hour])
+        // Night 1 (23:00–07:00): recorded 23:00–01:00 and 02:30–07:00; the stop in between is not counted.
+        let document = Self.document(coverage: coverage)
+        #expect(abs((document.statistics.nights[0].recordedSeconds ?? 0) - 6.5 * hour) < 0.01)
+
+        let html = HTMLReport(document: document).render()
+        #expect(html.contains("Recording was stopped 2 times (17 h 30 min of the period without a session)"))
+        #expect(html.contains("session 1 ended: stopped on request (footstepctl stop); session 2 started"))
+        #expect(html.contains("session 2 ended: the monitoring window closed (monitoring schedule); session 3 started"))
+        #expect(!html.contains("session 4 ended"))
+
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: JSONReport(document: document).render()) as? [String: Any])
+        let listed = try #require((json["coverage"] as? [String: Any])?["stops"] as? [[String: Any]])
+        #expect(listed.map { $0["reason"] as? String } == [
+            "stopped on request (footstepctl stop)", "the monitoring window closed (monitoring schedule)",
+        ])
+        #expect(listed.map { $0["nextSessionId"] as? Int } == [2, 3])
+        let sessions = try #require((json["coverage"] as? [String: Any])?["sessions"] as? [[String: Any]])
+        #expect(sessions.first { $0["id"] as? Int == 1 }?["endReason"] as? String == "stopped on request (footstepctl stop)")
+    }
+
+    @Test func aLastStopRunsToTheEndOfTheReport() {
+        let start = ReportFixture.start
+        let coverage = ReportCoverage(
+            sessions: [
+                ReportCoverage.Session(
+                    id: 7, title: "", start: start, end: start.addingTimeInterval(3600), status: "completed", endReason: nil)
+            ],
+            gaps: [])
+        let stops = coverage.stops(until: start.addingTimeInterval(7200))
+        #expect(stops.count == 1 && stops[0].end == nil && stops[0].reason == "stopped (why was not recorded)")
+        #expect(stops[0].seconds(from: start, to: start.addingTimeInterval(7200)) == 3600)
+        let html = HTMLReport(document: ReportStopTests.document(coverage: coverage)).render()
+        #expect(html.contains("session 7 ended: stopped (why was not recorded)"))
+    }
+}

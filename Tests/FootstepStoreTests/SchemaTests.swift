@@ -34,7 +34,7 @@ import Testing
                 #expect(indexes.contains("event_on_currentType_timestamp"))
                 #expect(indexes.contains("event_on_sessionId_frameOffset"))
                 let applied = try store.reader.read { db in try FootstepDatabase.migrator.appliedIdentifiers(db) }
-                #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+                #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
                 _ = try store.createSession(startedAt: Date(), device: "hw:1", sampleRate: 48_000)
             }
             let schemaBefore = try schemaText(path)
@@ -42,7 +42,7 @@ import Testing
             #expect(try reopened.sessions().count == 1)
             #expect(try schemaText(path) == schemaBefore)
             let migrations = try reopened.reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
-            #expect(migrations == 9)
+            #expect(migrations == 10)
         }
     }
 

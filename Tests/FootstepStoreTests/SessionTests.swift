@@ -40,8 +40,12 @@ import Testing
             #expect(abs(try #require(try end(c.id)) - 2060) < 0.002)
             #expect(abs(try #require(try end(d.id)) - 3000) < 0.002)
             #expect(abs(try #require(try end(e.id)) - 4010) < 0.002)
-            for id in closed { #expect(try store.session(id)?.session.status == .interrupted) }
+            for id in closed {
+                #expect(try store.session(id)?.session.status == .interrupted)
+                #expect(try store.session(id)?.session.endReason == SessionRecord.interruptedReason)
+            }
             #expect(try store.session(e.id!)?.session.status == .completed)
+            #expect(try store.session(e.id!)?.session.endReason == nil)
             #expect(try store.closeInterruptedSessions().isEmpty)
 
             // An end known outside the database (a repaired audio file) is used when later.

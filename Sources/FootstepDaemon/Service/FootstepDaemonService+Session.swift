@@ -119,11 +119,15 @@ extension FootstepDaemonService {
             flush: .seconds(options.flushInterval), watchdog: notifier.watchdogInterval.map { $0 / 2 },
             status: .seconds(options.statusInterval), housekeeping: housekeepingPeriod)
         var lastWatchdogHeartbeat: Int64 = -1
-        var stopRequested = false
-        func requestStop(_ reason: String?) {
-            guard !stopRequested else { return }
-            if let reason { logger.notice("session \(sessionId) ends: \(reason)", metadata: ["footstep.session": "\(sessionId)"]) }
-            stopRequested = true
+        /// Why the session ends, once a stop is asked for (nil: it runs, or its source ends by itself).
+        var end: SessionEnd?
+        var stopRequested: Bool { end != nil }
+        func requestStop(_ reason: SessionEnd, log: Bool = true) {
+            guard end == nil else { return }
+            if log {
+                logger.notice("session \(sessionId) ends: \(reason.reason)", metadata: ["footstep.session": "\(sessionId)"])
+            }
+            end = reason
             worker.requestStop()
         }
         while true {
@@ -136,7 +140,7 @@ extension FootstepDaemonService {
                 case .stop:
                     intent.wantRunning = false
                     intent.awaitingEnd.append(ticket)
-                    requestStop(nil)
+                    requestStop(.stopCommand, log: false)
                 case .pause, .resume:
                     let pause = command == .pause
                     guard pause != paused else {
@@ -149,7 +153,7 @@ extension FootstepDaemonService {
                 case let .calibrate(offsetDB):
                     setCalibration(offsetDB)
                     intent.awaitingStart.append((ticket, command))
-                    requestStop("the calibration changed")
+                    requestStop(.calibrationChanged)
                 }
             }
             let now = ContinuousClock.now
@@ -157,10 +161,12 @@ extension FootstepDaemonService {
                 housekeeping.tick(configuration: self.configuration, status: update)
                 worker.setAudioSuspended(housekeeping.storage.diskLow)
             }
-            if isShuttingDown || !intent.wantRunning {
-                requestStop(nil)
+            if isShuttingDown {
+                requestStop(.shutdown, log: false)
+            } else if !intent.wantRunning {
+                requestStop(.stopCommand, log: false)
             } else if !housekeeping.scheduleActive {
-                requestStop("the monitoring window closed")
+                requestStop(.scheduleClosed)
             }
             let finished = worker.isFinished
             worker.setMeterWatched(liveLevels.subscriberCount > 0)
@@ -187,8 +193,9 @@ extension FootstepDaemonService {
         if sink.journaled > 0 { noteLeftAside(sink.journaled) }
         housekeeping.tick(configuration: self.configuration, status: update)  // retention for the last file
         let endedAt = max(anchor, sink.lastDataTime ?? Date())
+        let ended = end ?? sink.failure.map(SessionEnd.captureFailed) ?? .sourceEnded
         do {
-            try database.endSession(sessionId, at: endedAt, status: .completed)
+            try database.endSession(sessionId, at: endedAt, status: .completed, reason: ended.reason)
         } catch {
             // A full disk must not take the daemon down: the next start-up closes it as interrupted.
             logger.critical(
@@ -197,7 +204,7 @@ extension FootstepDaemonService {
         // Marks whose window runs past the session's end: their audio is complete now.
         housekeeping.storage.markClips.cutDue()
         logger.info(
-            "session \(sessionId) completed: \(sink.storedEvents) events, \(sink.storedRevisions) type revisions, \(worker.capturedFrames) frames",
+            "session \(sessionId) completed (\(ended.reason)): \(sink.storedEvents) events, \(sink.storedRevisions) type revisions, \(worker.capturedFrames) frames",
             metadata: ["message_id": "\(MessageID.sessionEnded)", "footstep.session": "\(sessionId)"])
         update {
             $0.sessionId = nil

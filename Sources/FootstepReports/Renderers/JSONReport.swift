@@ -117,6 +117,8 @@ public struct ReportJSON: Codable, Sendable, Equatable {
         public var nightsNotRecorded: [String]
         public var sessions: [Session]
         public var gaps: [Gap]
+        /// The stretches between sessions, each with the reason the session before it ended.
+        public var stops: [Stop]
 
         public struct Session: Codable, Sendable, Equatable {
             public var id: Int64
@@ -124,6 +126,17 @@ public struct ReportJSON: Codable, Sendable, Equatable {
             public var start: Date
             public var end: Date
             public var status: String
+            public var endReason: String?
+        }
+
+        public struct Stop: Codable, Sendable, Equatable {
+            public var sessionId: Int64
+            public var start: Date
+            /// nil: no session began before the report's end.
+            public var end: Date?
+            public var nextSessionId: Int64?
+            public var reason: String
+            public var interrupted: Bool
         }
 
         public struct Gap: Codable, Sendable, Equatable {
@@ -410,8 +423,15 @@ extension ReportJSON {
                 recordedQuietHoursSeconds: s.nights.reduce(0) { $0 + ($1.recordedSeconds ?? 0) },
                 recordedSeconds: coverage.recordedSeconds(from: scope.from, to: scope.to),
                 nightsNotRecorded: s.nights.filter(\.notRecorded).map(\.date),
-                sessions: coverage.sessions.map { Coverage.Session(id: $0.id, title: $0.title, start: $0.start, end: $0.end, status: $0.status) },
-                gaps: coverage.gaps.map { Coverage.Gap(sessionId: $0.sessionId, start: $0.start, end: $0.end, reason: $0.reason) })
+                sessions: coverage.sessions.map {
+                    Coverage.Session(id: $0.id, title: $0.title, start: $0.start, end: $0.end, status: $0.status, endReason: $0.endReason)
+                },
+                gaps: coverage.gaps.map { Coverage.Gap(sessionId: $0.sessionId, start: $0.start, end: $0.end, reason: $0.reason) },
+                stops: coverage.stops(until: scope.to).map {
+                    Coverage.Stop(
+                        sessionId: $0.sessionId, start: $0.start, end: $0.end, nextSessionId: $0.nextSessionId, reason: $0.reason,
+                        interrupted: $0.interrupted)
+                })
         }
         diary = document.diary.map {
             DiaryItem(time: $0.time, kind: $0.kind.rawValue, text: $0.text, durationSeconds: $0.duration, writtenAt: $0.writtenAt)

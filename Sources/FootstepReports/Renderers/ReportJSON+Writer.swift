@@ -224,10 +224,21 @@ extension ReportJSON.Coverage {
             w.key("sessions").array(sessions) { session in
                 w.object {
                     w.key("end").date(session.end)
+                    if let endReason = session.endReason { w.key("endReason").string(endReason) }
                     w.key("id").int(session.id)
                     w.key("start").date(session.start)
                     w.key("status").string(session.status)
                     w.key("title").string(session.title)
+                }
+            }
+            w.key("stops").array(stops) { stop in
+                w.object {
+                    if let end = stop.end { w.key("end").date(end) }
+                    w.key("interrupted").bool(stop.interrupted)
+                    if let next = stop.nextSessionId { w.key("nextSessionId").int(next) }
+                    w.key("reason").string(stop.reason)
+                    w.key("sessionId").int(stop.sessionId)
+                    w.key("start").date(stop.start)
                 }
             }
         }

@@ -91,19 +91,20 @@ extension SessionExport.Session: ExportedRow {
     static let table = "session"
     static let columns = [
         "id", "startedAt", "endedAt", "status", "title", "notes", "device", "sampleRate", "channels", "timeZone",
+        "endReason",
     ]
     init(reading r: ExportRowReader) throws(StoreError) {
         self.init(
             id: try r.int("id"), startedAt: try r.date("startedAt"), endedAt: r.optionalDate("endedAt"),
             status: try r.text("status"), title: try r.text("title"), notes: try r.text("notes"),
             device: try r.text("device"), sampleRate: try r.int("sampleRate"), channels: try r.int("channels"),
-            timeZone: try r.text("timeZone"))
+            timeZone: try r.text("timeZone"), endReason: r.optionalText("endReason"))
     }
     var databaseValues: [DatabaseValue] {
         [
             id.databaseValue, storedDate(startedAt), storedDate(endedAt), status.databaseValue, title.databaseValue,
             notes.databaseValue, device.databaseValue, sampleRate.databaseValue, channels.databaseValue,
-            timeZone.databaseValue,
+            timeZone.databaseValue, endReason.databaseValue,
         ]
     }
 }

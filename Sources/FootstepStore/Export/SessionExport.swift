@@ -71,6 +71,8 @@ public struct SessionExport: Codable, Sendable, Hashable {
         public var channels: Int64
         /// IANA time zone of the place at session start.
         public var timeZone: String
+        /// Why it ended (absent while open, and in exports of stores before v10).
+        public var endReason: String?
     }
 
     /// Table `sessionGap`.

@@ -27,12 +27,18 @@ public struct SessionRecord: Codable, Sendable, Hashable, Identifiable {
     public var channels: Int
     /// IANA identifier of the local time zone at start, e.g. "Europe/London".
     public var timeZone: String
+    /// Why it ended, in words a reader of the report understands ("stopped with footstepctl stop",
+    /// "the monitoring window closed"); nil while open, or for a session ended before v10.
+    public var endReason: String?
+
+    /// The end reason of a session footstepd found open at its next start.
+    public static let interruptedReason = "footstepd stopped without closing it: a crash, a power cut or a kill"
 
     /// Creates a session value.
     public init(
         id: Int64? = nil, startedAt: Date, endedAt: Date? = nil, status: SessionStatus = .recording,
         title: String = "", notes: String = "", device: String, sampleRate: Int, channels: Int = 1,
-        timeZone: String = TimeZone.current.identifier
+        timeZone: String = TimeZone.current.identifier, endReason: String? = nil
     ) {
         self.id = id
         self.startedAt = startedAt
@@ -44,6 +50,7 @@ public struct SessionRecord: Codable, Sendable, Hashable, Identifiable {
         self.sampleRate = sampleRate
         self.channels = channels
         self.timeZone = timeZone
+        self.endReason = endReason
     }
 }
 
@@ -65,6 +72,7 @@ extension SessionRecord: FetchableRecord, MutablePersistableRecord {
         public static let status = Column("status")
         public static let title = Column("title")
         public static let notes = Column("notes")
+        public static let endReason = Column("endReason")
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

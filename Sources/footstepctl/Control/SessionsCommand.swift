@@ -127,7 +127,9 @@ enum SessionPrinter {
             ("id", String(session.id)), ("title", session.title), ("status", session.status),
             ("started", HumanFormat.time(session.startedAt)),
         ]
-        if let ended = session.endedAt { rows.append(("ended", HumanFormat.time(ended))) }
+        if let ended = session.endedAt {
+            rows.append(("ended", HumanFormat.time(ended) + (session.endReason.map { ": \($0)" } ?? "")))
+        }
         rows += [
             ("duration", HumanFormat.duration(session.durationSeconds)),
             ("device", "\(session.device) (\(session.sampleRate) Hz, \(session.channels) ch, \(session.timeZone))"),
