@@ -1,4 +1,4 @@
-import FootstepDaemon
+@testable import FootstepDaemon
 import Testing
 
 /// The daemon's states driven by events alone: no threads, no devices.
@@ -69,5 +69,68 @@ struct DaemonStateMachineTests {
         for start: [Event] in [[], [.waiting], [.sessionStarted, .paused], [.deviceLost]] {
             #expect(Self.run(start + [.shutdownRequested]).states.last == .stopping)
         }
+    }
+
+    // MARK: Commands: the machine decides, the service carries out
+
+    typealias Situation = DaemonStateMachine.Situation
+
+    static let open = Situation(session: 7)
+    static let between = Situation()
+
+    @Test func aSessionStopsPausesResumesAndRestartsForACalibration() {
+        var machine = DaemonStateMachine()
+        machine.handle(.sessionStarted)
+        #expect(machine.command(.start, in: Self.open) == .reply(.refused("already recording (session 7); nothing to start")))
+        #expect(machine.command(.resume, in: Self.open) == .reply(.refused("nothing to resume: the daemon is recording")))
+        #expect(machine.command(.pause, in: Self.open) == .setPaused(true))
+        #expect(machine.wantsPause)
+        machine.handle(.paused)
+        #expect(machine.command(.pause, in: Self.open) == .reply(.refused("already paused")))
+        #expect(machine.command(.resume, in: Self.open) == .setPaused(false))
+        #expect(machine.command(.calibrate(offsetDB: 94), in: Self.open) == .calibrate(offsetDB: 94, restart: true))
+        #expect(machine.sessionMustEnd(shuttingDown: false, scheduleOpen: true) == nil)
+        #expect(machine.command(.stop, in: Self.open) == .endSession)
+        #expect(!machine.wantsSession)
+        #expect(machine.sessionMustEnd(shuttingDown: false, scheduleOpen: true) == .stopCommand)
+        // Shutting down wins over every other reason.
+        #expect(machine.sessionMustEnd(shuttingDown: true, scheduleOpen: false) == .shutdown)
+    }
+
+    @Test func betweenSessionsAStartWaitsForTheScheduleOrTheDevice() {
+        var machine = DaemonStateMachine()
+        machine.handle(.waiting)
+        #expect(machine.command(.stop, in: Self.between) == .reply(.refused("nothing to stop: no session is open")))
+        #expect(machine.command(.pause, in: Self.between) == .reply(.refused("nothing to pause: no session is recording")))
+        #expect(machine.command(.resume, in: Self.between) == .reply(.refused("nothing to resume: the daemon is idle")))
+        #expect(machine.command(.calibrate(offsetDB: 90), in: Self.between) == .calibrate(offsetDB: 90, restart: false))
+        #expect(machine.command(.start, in: Self.between) == .awaitStart)
+        let closed = Situation(scheduleClosed: "22:00-07:00")
+        #expect(machine.command(.start, in: closed) == .reply(.waitingForSchedule("22:00-07:00")))
+        #expect(machine.wantsSession && !machine.wantsSession(scheduleOpen: false))
+        // The device cannot be opened: a start waits for it, a stop ends the wait (once).
+        let lost = Situation(deviceError: "no such device")
+        #expect(machine.command(.start, in: lost) == .reply(.waitingForDevice("no such device")))
+        #expect(machine.command(.stop, in: lost) == .reply(.stopped(session: nil)))
+        #expect(!machine.wantsSession)
+        #expect(machine.command(.stop, in: lost) == .reply(.refused("nothing to stop: no session is open")))
+    }
+
+    @Test func aPauseOutlastsARestartAndAStartClearsIt() {
+        var machine = DaemonStateMachine()
+        machine.handle(.sessionStarted)
+        #expect(machine.command(.pause, in: Self.open) == .setPaused(true))
+        machine.handle(.paused)
+        // A calibration restarts the session: the next one starts paused.
+        #expect(machine.command(.calibrate(offsetDB: 91), in: Self.open) == .calibrate(offsetDB: 91, restart: true))
+        machine.handle(.sessionEnded)
+        #expect(machine.wantsPause)
+        // A stop, then a start: recording again, not paused.
+        machine.handle(.sessionStarted)
+        #expect(machine.command(.stop, in: Self.open) == .endSession)
+        machine.handle(.sessionEnded)
+        #expect(machine.command(.start, in: Self.between) == .awaitStart)
+        #expect(!machine.wantsPause && machine.wantsSession)
+        #expect(machine.sessionMustEnd(shuttingDown: false, scheduleOpen: false) == .scheduleClosed)
     }
 }

@@ -10,14 +10,21 @@ public struct DaemonStatus: Sendable, Equatable {
         case starting, recording, paused, idle, deviceLost = "device-lost", stopping
     }
 
-    /// Owns `state`: every change goes through `handle(_:)`.
-    private var machine = DaemonStateMachine()
+    /// Owns `state` and what the commands want: every change goes through `handle(_:)` and `command(_:in:)`.
+    public private(set) var machine = DaemonStateMachine()
     /// What the daemon is doing.
     public var state: State { machine.state }
 
     /// Moves the state on `event` (see `DaemonStateMachine`); returns the new state when it changed.
     @discardableResult
     public mutating func handle(_ event: DaemonStateMachine.Event) -> State? { machine.handle(event) }
+
+    /// Decides what `command` does (see `DaemonStateMachine.command(_:in:)`).
+    public mutating func command(
+        _ command: DaemonCommand, in situation: DaemonStateMachine.Situation
+    ) -> DaemonStateMachine.CommandAction {
+        machine.command(command, in: situation)
+    }
     /// Version of the running daemon.
     public var version = FootstepVersion.current
     /// When the daemon started.

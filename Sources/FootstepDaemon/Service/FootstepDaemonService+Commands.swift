@@ -75,53 +75,45 @@ extension FootstepDaemonService {
         logger.notice("calibration offset \(offsetDB) dB applied; a new session starts with it")
     }
 
-    /// Carries out the commands that arrive while no session is open.
+    /// The state machine (a copy): what the commands want.
+    var machine: DaemonStateMachine { control.withLock { $0.status.machine } }
+
+    /// The state machine's decision on `command`.
+    func decide(_ command: DaemonCommand, in situation: DaemonStateMachine.Situation) -> DaemonStateMachine.CommandAction {
+        var action = DaemonStateMachine.CommandAction.reply(.shuttingDown)
+        update { action = $0.command(command, in: situation) }
+        return action
+    }
+
+    /// Carries out the commands that arrive while no session is open, as the state machine decides.
     /// - Parameters:
     ///   - scheduleOpen: Whether the monitoring schedule wants a session now.
     ///   - deviceError: Why the device cannot be opened, while a session waits for it.
     func handleBetweenSessions(
-        _ commands: [(ticket: CommandMailbox.Ticket, command: DaemonCommand)], intent: inout SessionIntent,
+        _ commands: [(ticket: CommandMailbox.Ticket, command: DaemonCommand)], callers: inout WaitingCallers,
         scheduleOpen: Bool, deviceError: String? = nil
     ) {
+        let situation = DaemonStateMachine.Situation(
+            scheduleClosed: scheduleOpen ? nil : status.schedule.description, deviceError: deviceError)
         for (ticket, command) in commands {
-            switch command {
-            case .start:
-                intent.wantRunning = true
-                intent.paused = false
-                if !scheduleOpen {
-                    reply(ticket, .waitingForSchedule(status.schedule.description))
-                } else if let deviceError {
-                    reply(ticket, .waitingForDevice(deviceError))
-                } else {
-                    intent.awaitingStart.append((ticket, command))
-                }
-            case .stop:
-                if deviceError != nil, intent.wantRunning {
-                    // No session yet: stop waiting for the device.
-                    intent.wantRunning = false
-                    reply(ticket, .stopped(session: nil))
-                } else {
-                    reply(ticket, .refused("nothing to stop: no session is open"))
-                }
-            case .pause:
-                reply(ticket, .refused("nothing to pause: no session is recording"))
-            case .resume:
-                reply(ticket, .refused("nothing to resume: the daemon is \(status.state.rawValue)"))
-            case let .calibrate(offsetDB):
+            switch decide(command, in: situation) {
+            case let .reply(outcome):
+                reply(ticket, outcome)
+            case .awaitStart:
+                callers.awaitingStart.append((ticket, command))
+            case let .calibrate(offsetDB, _):
                 setCalibration(offsetDB)
                 reply(ticket, .calibrated(session: nil))
+            case .endSession, .setPaused:
+                // Only with a session open (the machine's situation has none).
+                reply(ticket, .refused("no session is open"))
             }
         }
     }
 }
 
-/// What the commands so far ask of the sessions, and which callers wait for
-/// a session to start or end. Owned by the service task.
-struct SessionIntent {
-    /// A session is wanted (false after `stop`, until `start`).
-    var wantRunning = true
-    /// Frames are dropped (after `pause`, until `resume` or `start`); it outlasts a session restart.
-    var paused = false
+/// The callers waiting for a session to start or end. Owned by the service task.
+struct WaitingCallers {
     /// `start` and `calibrate` commands answered when the next session starts.
     var awaitingStart: [(ticket: CommandMailbox.Ticket, command: DaemonCommand)] = []
     /// `stop` commands answered when the open session ends.

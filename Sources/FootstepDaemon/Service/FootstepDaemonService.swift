@@ -225,15 +225,15 @@ public final class FootstepDaemonService: Service, Sendable {
         }
         var housekeeping = Housekeeping(configuration: configuration, database: database, options: options, logger: logger)
         var readySent = false
-        var intent = SessionIntent()
+        var callers = WaitingCallers()
         var lastIdleWatchdog = ContinuousClock.now
         defer { closeMailbox() }
         try await withGracefulShutdownHandler {
             while !isShuttingDown {
                 housekeeping.tick(configuration: self.configuration, status: update)
                 runWrites(database)
-                handleBetweenSessions(takeCommands(), intent: &intent, scheduleOpen: housekeeping.scheduleActive)
-                guard intent.wantRunning, housekeeping.scheduleActive else {
+                handleBetweenSessions(takeCommands(), callers: &callers, scheduleOpen: housekeeping.scheduleActive)
+                guard machine.wantsSession(scheduleOpen: housekeeping.scheduleActive) else {
                     update { $0.handle(.waiting); $0.sessionId = nil }
                     // Up and waiting (stopped, or outside the schedule's windows).
                     if !readySent { await announceReady(&readySent) }
@@ -250,7 +250,7 @@ public final class FootstepDaemonService: Service, Sendable {
                     continue
                 }
                 let ended = try await runSession(
-                    database: database, intent: &intent, readySent: &readySent, housekeeping: &housekeeping)
+                    database: database, callers: &callers, readySent: &readySent, housekeeping: &housekeeping)
                 if ended && (source.isFinite || options.maximumFrames != nil) { break }
             }
         } onGracefulShutdown: {
