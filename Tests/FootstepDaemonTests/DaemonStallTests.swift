@@ -58,4 +58,39 @@ struct DaemonStallTests {
         #expect(files.count == 3)
         #expect(files.allSatisfy { $0.closedAt != nil && DaemonTestSupport.decodedFrames($0.path) == $0.frames })
     }
+
+    /// Stopped while the device is stalled: the outage is a gap up to the stop, and the session ends at the stop (not
+    /// at its last audio, which would leave the stretch unexplained between sessions).
+    @Test func anOutageStillOpenAtTheStopIsAGapToTheStop() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = try PacedFIFO(in: directory.path)
+        defer { fifo.stop() }
+        let state = directory.appending("state")
+        let tree = try ALSAConfigurationTree(text: fifo.configurationText)
+        let (group, daemon) = DaemonApplication.build(
+            configuration: DaemonConfiguration(), source: .alsa(device: fifo.name, tree: tree),
+            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
+            handleSignals: false, controlSocket: false)
+        let running = Task { try await group.run() }
+        #expect(await waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
+        let from = Date()
+        fifo.stall(for: 120)
+        #expect(await waitUntil(8) { daemon.status.state == .deviceLost })
+        try await Task.sleep(for: .seconds(2))
+        let stoppedAt = Date()
+        await group.triggerGracefulShutdown()
+        try await running.value
+
+        let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
+        let session = try #require(try database.sessions().first?.session)
+        let gaps = try database.gaps(session: session.id!)
+        #expect(gaps.count == 1)
+        let gap = try #require(gaps.first)
+        #expect(gap.reason == "capture device lost, still when the session ended")
+        #expect(abs(gap.startedAt.timeIntervalSince(from)) < 1, "gap from \(gap.startedAt), stall from \(from)")
+        // The stop reaches the capture thread at its next read (a stall times out in a few seconds).
+        #expect(gap.endedAt >= stoppedAt && gap.endedAt.timeIntervalSince(stoppedAt) < 6, "gap to \(gap.endedAt), stop \(stoppedAt)")
+        #expect(session.endedAt == gap.endedAt)
+        #expect(session.endReason == "footstepd stopped (systemctl stop or a signal)")
+    }
 }

@@ -63,6 +63,15 @@ struct CaptureOutage {
         return .outOfTime(reason: reason, from: from, audioEnd: audioEnd)
     }
 
+    /// The capture stops: an outage still in progress ends here, at the wall clock (the clock a
+    /// recovery re-anchors to). Nil when none is, or on a source with its own clock (the demo's
+    /// unplugged microphone, timed by that clock, not by when the session was stopped).
+    mutating func endAtStop(streamClock: Bool, now: Date = Date()) -> CaptureReport? {
+        guard let (lostAt, _, cause) = current, !streamClock else { return nil }
+        current = nil
+        return .outageOpenAtStop(lostAt: lostAt, until: max(lostAt, now), cause: cause)
+    }
+
     /// Whether the outage in progress is a source out of time.
     var isOutOfTime: Bool { current?.cause == .outOfTime }
 

@@ -32,6 +32,9 @@ enum CaptureReport: Sendable {
     /// clock had reached `audioEnd` at wall time `from`. From `from` on its audio is
     /// not trusted, and what it sends is discarded until it keeps time again.
     case outOfTime(reason: String, from: Date, audioEnd: Date)
+    /// The session stopped while `deviceLost` or `outOfTime` was in progress: the stretch from
+    /// `lostAt` to `until` (the stop, on the wall clock) is a gap, and the session ends at `until`.
+    case outageOpenAtStop(lostAt: Date, until: Date, cause: CaptureOutage.Cause)
     /// Writing audio failed (disk full, I/O error) with the audio at session
     /// time `at`: events and levels go on.
     case audioWriteFailed(reason: String, at: Date)

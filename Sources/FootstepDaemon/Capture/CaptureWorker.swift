@@ -334,6 +334,7 @@ final class CaptureWorker: @unchecked Sendable {
             }
         }
         pipeline.finish { handle($0) }
+        if let report = outage.endAtStop(streamClock: streamClock != nil) { batch.append(report) }
         if !batch.isEmpty { reports.withLock { $0.append(contentsOf: batch) } }
         clips.flushPending()
         do { try writer.close() } catch { post(.audioWriteFailed(reason: "\(error)", at: writer.time(ofFrame: writer.sessionFrame))) }

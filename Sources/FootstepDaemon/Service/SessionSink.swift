@@ -154,6 +154,17 @@ struct SessionSink {
                     "capture keeps time again: audio recorded after a gap of \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceRestored)"]) { $1 })
                 status { $0.handle(.deviceRestored); $0.lastError = nil }
+            case let .outageOpenAtStop(lostAt, until, cause):
+                let reason = cause == .deviceLost
+                    ? "capture device lost, still when the session ended"
+                    : "capture out of time: the source delivered audio ahead of the clock, still when the session ended"
+                do {
+                    try database.addGap(sessionId: sessionId, from: lostAt, to: until, reason: reason)
+                } catch {
+                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
+                }
+                // The session lasted until the stop: it ends there, the outage a gap inside it.
+                noteData(until)
             case let .deviceRestored(lostAt, at, drift, .deviceLost):
                 do {
                     try database.addGap(sessionId: sessionId, from: lostAt, to: at, reason: "capture device lost")
