@@ -1,6 +1,7 @@
 import Foundation
 
-/// Home Assistant's MQTT discovery configs for one footstepd (retained, under `homeassistant/`): the sensors,
+/// Home Assistant's MQTT discovery configs for one footstepd (retained, under `homeassistant/`): the sensors
+/// (levels, footsteps, the last event's type, the last noise rule exceeded),
 /// binary sensors and (when commands are accepted) the "Mark now" button of one device, each unavailable when `<prefix>/availability` says `offline`.
 ///
 /// The keys are those of Home Assistant's MQTT discovery documentation (abbreviations not used).
@@ -44,6 +45,12 @@ public struct HomeAssistantDiscovery: Sendable {
             sensor(
                 "last_event_type", "Last event type", state: topics.event, template: "{{ value_json.type }}",
                 sound: false, extra: ["icon": .text("mdi:shoe-print")]),
+            // The rule, with the whole exceedance (value, threshold, time, cause) as its attributes: an
+            // automation can notify on each one.
+            sensor(
+                "last_rule_exceeded", "Last noise rule exceeded", state: topics.exceedance,
+                template: "{{ value_json.rule }}", sound: false,
+                extra: ["json_attributes_topic": .text(topics.exceedance), "icon": .text("mdi:bullhorn")]),
             entity(
                 "binary_sensor", "recording", "Recording",
                 ["state_topic": .text(topics.state),

@@ -12,6 +12,8 @@ public struct MQTTTopics: Sendable, Equatable {
     public var state: String { "\(prefix)/state" }
     public var event: String { "\(prefix)/event" }
     public var levels: String { "\(prefix)/levels" }
+    /// A noise rule exceeded (``MQTTPayloads/Exceedance``).
+    public var exceedance: String { "\(prefix)/exceedance" }
     /// The topic of an outbox row's record: `<prefix>/event`, `…/revision`, `…/deletion`, `…/session`, `…/gap`,
     /// `…/levels`, `…/exceedance`.
     public func record(_ name: String) -> String { "\(prefix)/\(name)" }

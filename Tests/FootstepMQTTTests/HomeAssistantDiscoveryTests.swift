@@ -22,7 +22,7 @@ struct HomeAssistantDiscoveryTests {
 
     @Test func everyConfigHasTheKeysItsComponentRequires() throws {
         let configs = try Self.objects(commands: true)
-        #expect(configs.count == 7)
+        #expect(configs.count == 8)
         var uniqueIds = Set<String>()
         for (topic, retain, object) in configs {
             let parts = topic.split(separator: "/").map(String.init)
@@ -50,12 +50,16 @@ struct HomeAssistantDiscoveryTests {
         }
         let problem = try #require(configs.first { $0.topic.contains("/microphone_problem/") })
         #expect(problem.object["device_class"] as? String == "problem")
+        let rule = try #require(configs.first { $0.topic.contains("/last_rule_exceeded/") })
+        #expect(rule.object["state_topic"] as? String == "footstepd/flat-3/exceedance")
+        #expect(rule.object["json_attributes_topic"] as? String == "footstepd/flat-3/exceedance")
+        #expect(rule.object["value_template"] as? String == "{{ value_json.rule }}")
         let button = try #require(configs.first { $0.topic.hasPrefix("homeassistant/button/") })
         #expect(button.object["command_topic"] as? String == "footstepd/flat-3/command/mark")
     }
 
     @Test func theMarkButtonIsAnnouncedOnlyWhenCommandsAreRead() throws {
-        #expect(try Self.objects(commands: false).count == 6)
+        #expect(try Self.objects(commands: false).count == 7)
         #expect(try Self.objects(commands: false).allSatisfy { !$0.topic.hasPrefix("homeassistant/button/") })
     }
 
