@@ -140,7 +140,8 @@ extension FootstepDatabase {
         try record.insert(db, onConflict: .ignore)
     }
 
-    /// Whether levels at a time are absolute (a calibration before it makes them so), read once per time.
+    /// Whether levels at a time are absolute (the latest calibration before it makes them so); the
+    /// calibrations are read once per append.
     private struct CalibrationCache {
         private var latest: [CalibrationRecord] = []
         private var loaded = false
