@@ -129,7 +129,6 @@ public struct ReportCoverage: Sendable, Equatable {
                 interrupted: interrupted)
         }
     }
-
 }
 
 /// The state of the evidence store's hash chain when the report was made.
