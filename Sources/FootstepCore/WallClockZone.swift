@@ -61,6 +61,14 @@ public struct WallClockZone: Sendable, Equatable {
         return midnight(of: &parts)
     }
 
+    /// The start of the wall-clock hour that contains `date` (the instant its minute and second were
+    /// 0; in a repeated hour at a daylight-saving change, the one `date` is in).
+    public func startOfHour(containing date: Date) -> Date {
+        let parts = brokenDown(date)
+        let whole = date.timeIntervalSince1970.rounded(.down)
+        return Date(timeIntervalSince1970: whole - Double(Int(parts.tm_min) * 60 + Int(parts.tm_sec)))
+    }
+
     private func brokenDown(_ date: Date) -> tm {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()

@@ -10,11 +10,10 @@ import Testing
 /// (the `file` plugin blocked reading a FIFO fed at the wall clock's pace).
 @Suite("Daemon capture stalls")
 struct DaemonStallTests {
-    @Test func survivesLongStallsAndRecordsEachOutageAsAGap() async throws {
-        let directory = try TemporaryDirectory()
-        let fifo = try PacedFIFO(in: directory.path)
-        defer { fifo.stop() }
-        let state = directory.appending("state")
+    /// footstepd on `fifo`'s device, once it records (at least a second captured), and what stops it.
+    static func recording(
+        from fifo: PacedFIFO, state: String
+    ) async throws -> (daemon: FootstepDaemonService, stop: () async throws -> Void) {
         let tree = try ALSAConfigurationTree(text: fifo.configurationText)
         let (group, daemon) = DaemonApplication.build(
             configuration: DaemonConfiguration(), source: .alsa(device: fifo.name, tree: tree),
@@ -22,6 +21,18 @@ struct DaemonStallTests {
             handleSignals: false, controlSocket: false)
         let running = Task { try await group.run() }
         #expect(await waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
+        return (daemon, {
+            await group.triggerGracefulShutdown()
+            try await running.value
+        })
+    }
+
+    @Test func survivesLongStallsAndRecordsEachOutageAsAGap() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = try PacedFIFO(in: directory.path)
+        defer { fifo.stop() }
+        let state = directory.appending("state")
+        let (daemon, stop) = try await Self.recording(from: fifo, state: state)
 
         var outages: [(from: Date, to: Date)] = []
         for _ in 0..<2 {
@@ -41,8 +52,7 @@ struct DaemonStallTests {
             let back = daemon.status.capturedFrames
             #expect(await waitUntil(5) { daemon.status.capturedFrames > back + 16000 })
         }
-        await group.triggerGracefulShutdown()
-        try await running.value
+        try await stop()
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         #expect(try DaemonTestSupport.integrityCheck(database) == "ok")
@@ -66,20 +76,13 @@ struct DaemonStallTests {
         let fifo = try PacedFIFO(in: directory.path)
         defer { fifo.stop() }
         let state = directory.appending("state")
-        let tree = try ALSAConfigurationTree(text: fifo.configurationText)
-        let (group, daemon) = DaemonApplication.build(
-            configuration: DaemonConfiguration(), source: .alsa(device: fifo.name, tree: tree),
-            options: DaemonOptions(stateDirectory: state), logger: DaemonTestSupport.quietLogger,
-            handleSignals: false, controlSocket: false)
-        let running = Task { try await group.run() }
-        #expect(await waitUntil(10) { daemon.status.state == .recording && daemon.status.capturedFrames > 16000 })
+        let (daemon, stop) = try await Self.recording(from: fifo, state: state)
         let from = Date()
         fifo.stall(for: 120)
         #expect(await waitUntil(8) { daemon.status.state == .deviceLost })
         try await Task.sleep(for: .seconds(2))
         let stoppedAt = Date()
-        await group.triggerGracefulShutdown()
-        try await running.value
+        try await stop()
 
         let database = try FootstepDatabase.open(path: "\(state)/footstepd.db")
         let session = try #require(try database.sessions().first?.session)

@@ -20,6 +20,7 @@ import Testing
         #expect(WallClockZone.utc.fields(of: leapDay).weekday == 4)
         #expect(WallClockZone.utc.startOfNextDay(after: leapDay) == Self.date("2024-03-01T00:00:00Z"))
         #expect(WallClockZone.utc.startOfNextDay(after: Self.date("2026-12-31T08:00:00Z")) == Self.date("2027-01-01T00:00:00Z"))
+        #expect(WallClockZone.utc.startOfHour(containing: sunday) == Self.date("2026-11-22T23:00:00Z"))
     }
 
     /// Local time agrees with `Calendar.current` hour by hour through a year
@@ -35,6 +36,7 @@ import Testing
             let start = calendar.startOfDay(for: date)
             #expect(WallClockZone.local.startOfDay(containing: date) == start, "\(date)")
             #expect(WallClockZone.local.startOfNextDay(after: date) == calendar.date(byAdding: .day, value: 1, to: start), "\(date)")
+            #expect(WallClockZone.local.startOfHour(containing: date) == calendar.dateInterval(of: .hour, for: date)?.start, "\(date)")
             date += 3600
         }
     }

@@ -59,7 +59,7 @@ struct CollectorTests {
             try plain.addCalibration(
                 measuredAt: referenceStart.addingTimeInterval(-60), offsetDB: 90, method: "calibrator", reference: "test")
             store = plain.checkingRules(
-                RuleWatch(rules: rules, quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), timeZone: TimeZone(identifier: "UTC")!))
+                RuleWatch(rules: rules, quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), zone: .utc))
         }
 
         func publisher(_ broker: MosquittoBroker) throws -> RunningPublisher {

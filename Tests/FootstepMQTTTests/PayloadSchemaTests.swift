@@ -37,7 +37,7 @@ struct PayloadSchemaTests {
             rules: [
                 ReportRule(name: "loud step", metric: .lafmax, threshold: 45),
                 ReportRule(name: "busy hour", metric: .eventsPerHour, threshold: 2),
-            ], quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), timeZone: TimeZone(identifier: "UTC")!))
+            ], quietHours: DailyWindow(start: 23 * 60, end: 7 * 60), zone: .utc))
         let ids = try storeSteps(store, session: session, first: 0, count: 3)
         let events = try store.events(ids: ids)
         try store.reviseTypes(

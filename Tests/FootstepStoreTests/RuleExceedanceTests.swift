@@ -9,7 +9,6 @@ import Testing
 /// MQTT, in the transaction that stores what exceeded it.
 @Suite("Rule exceedances")
 struct RuleExceedanceTests {
-    static let utc = TimeZone(identifier: "UTC")!
     /// 22:00–06:00, as the Korean standard's night.
     static let night = DailyWindow(start: 22 * 60, end: 6 * 60)
 
@@ -50,7 +49,7 @@ struct RuleExceedanceTests {
             let plain = try FootstepDatabase.open(path: dir + "/footstepd.db")
             try plain.setOutbox(enabled: true)
             try plain.addCalibration(measuredAt: referenceStart.addingTimeInterval(-3600), offsetDB: 94, method: "calibrator", reference: "x")
-            let store = plain.checkingRules(RuleWatch(rules: Self.rules, quietHours: Self.night, timeZone: Self.utc))
+            let store = plain.checkingRules(RuleWatch(rules: Self.rules, quietHours: Self.night, zone: .utc))
             let session = try store.createSession(startedAt: referenceStart, device: "hw:1,0", sampleRate: 16_000, timeZone: "UTC").id!
 
             // 22:00:01 … : two loud steps, a quiet one, a loud other impact (65 dB, at night).
@@ -108,7 +107,7 @@ struct RuleExceedanceTests {
     @Test func levelRulesNeedACalibrationAndCountsDoNot() throws {
         try withTemporaryDirectory { dir in
             let store = try FootstepDatabase.open(path: dir + "/footstepd.db")
-                .checkingRules(RuleWatch(rules: Self.rules, quietHours: Self.night, timeZone: Self.utc))
+                .checkingRules(RuleWatch(rules: Self.rules, quietHours: Self.night, zone: .utc))
             let session = try store.createSession(startedAt: referenceStart, device: "hw:1,0", sampleRate: 16_000, timeZone: "UTC").id!
             try store.appendEvents((0..<6).map { Self.step(session, second: Double($0 + 1), laMax: 70) })
             try store.appendLevels([Self.minute(session, index: 0, laeq: 70)])

@@ -102,11 +102,11 @@ public final class FootstepDaemonService: Service, Sendable {
             return status
         }
     }
-    /// The configuration in force (the next session uses a reloaded one).
     /// The noise rules checked as events and level minutes are stored (each exceedance is published
     /// over MQTT): the standard rules, with the configuration's quiet hours as their night.
     var ruleWatch: RuleWatch { RuleWatch(quietHours: configuration.reports.quietHours) }
 
+    /// The configuration in force (the next session uses a reloaded one).
     public var configuration: DaemonConfiguration {
         control.withLock { control in
             var configuration = control.configuration

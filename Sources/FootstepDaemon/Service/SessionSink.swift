@@ -23,6 +23,9 @@ import Logging
 struct SessionSink {
     /// The reason of a gap that is a pause.
     static let pausedReason = "recording paused"
+    /// The reasons of the gaps of a lost device and of a source out of time.
+    static let deviceLostReason = "capture device lost"
+    static let outOfTimeReason = "capture out of time: the source delivered audio ahead of the clock"
 
     /// Where live values go.
     struct Feeds {
@@ -143,34 +146,18 @@ struct SessionSink {
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceLost)"]) { $1 })
                 status { $0.handle(.deviceLost); $0.lastError = "capture out of time: \(reason)" }
             case let .deviceRestored(lostAt, at, _, .outOfTime):
-                do {
-                    try database.addGap(
-                        sessionId: sessionId, from: lostAt, to: at,
-                        reason: "capture out of time: the source delivered audio ahead of the clock")
-                } catch {
-                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
-                }
+                storeGap(from: lostAt, to: at, reason: Self.outOfTimeReason)
                 logger.notice(
                     "capture keeps time again: audio recorded after a gap of \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock",
                     metadata: sessionMetadata.merging(["message_id": "\(MessageID.deviceRestored)"]) { $1 })
                 status { $0.handle(.deviceRestored); $0.lastError = nil }
             case let .outageOpenAtStop(lostAt, until, cause):
-                let reason = cause == .deviceLost
-                    ? "capture device lost, still when the session ended"
-                    : "capture out of time: the source delivered audio ahead of the clock, still when the session ended"
-                do {
-                    try database.addGap(sessionId: sessionId, from: lostAt, to: until, reason: reason)
-                } catch {
-                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
-                }
+                let reason = cause == .deviceLost ? Self.deviceLostReason : Self.outOfTimeReason
+                storeGap(from: lostAt, to: until, reason: "\(reason), still when the session ended")
                 // The session lasted until the stop: it ends there, the outage a gap inside it.
                 noteData(until)
             case let .deviceRestored(lostAt, at, drift, .deviceLost):
-                do {
-                    try database.addGap(sessionId: sessionId, from: lostAt, to: at, reason: "capture device lost")
-                } catch {
-                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
-                }
+                storeGap(from: lostAt, to: at, reason: Self.deviceLostReason)
                 logger.notice(
                     "capture device back: audio again after a gap of \(String(format: "%.1f", at.timeIntervalSince(lostAt))) s; clock re-anchored to the wall clock (drift \(milliseconds(drift)))",
                     metadata: sessionMetadata.merging([
@@ -207,11 +194,7 @@ struct SessionSink {
             case let .dropped(frames, from, to):
                 let seconds = to.timeIntervalSince(from)
                 let reason = "capture: \(frames) frames (\(String(format: "%.2f", seconds)) s) dropped, analysis fell behind"
-                do {
-                    try database.addGap(sessionId: sessionId, from: from, to: to, reason: reason)
-                } catch {
-                    logger.error("cannot record the gap: \(error)", metadata: sessionMetadata)
-                }
+                storeGap(from: from, to: to, reason: reason)
                 logger.warning(
                     "\(reason): recorded as a gap",
                     metadata: sessionMetadata.merging(["capture.dropped_frames": "\(frames)"]) { $1 })
@@ -352,10 +335,16 @@ struct SessionSink {
         guard let (start, reason) = audioGap else { return }
         audioGap = nil
         guard at > start else { return }
+        storeGap(from: start, to: at, reason: reason)
+    }
+
+    /// Stores a stretch of the session without audio; a store that refuses it is logged (the
+    /// session goes on).
+    private func storeGap(from: Date, to: Date, reason: String) {
         do {
-            try database.addGap(sessionId: sessionId, from: start, to: at, reason: reason)
+            try database.addGap(sessionId: sessionId, from: from, to: to, reason: reason)
         } catch {
-            logger.error("cannot record the gap without audio: \(error)", metadata: sessionMetadata)
+            logger.error("cannot record the gap (\(reason)): \(error)", metadata: sessionMetadata)
         }
     }
 
