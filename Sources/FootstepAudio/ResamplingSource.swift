@@ -1,8 +1,5 @@
-import CSoxr
-
-/// Delivers another source's audio at a different sample rate (libsoxr, its
-/// default high quality: 20-bit precision, linear phase, flat to 91 % of the
-/// lower Nyquist frequency), with the same channels.
+/// Delivers another source's audio at a different sample rate
+/// (``StreamResampler``), with the same channels.
 ///
 /// The footstep model was trained on features of 16 kHz audio and the
 /// detector's bands and frames are set in samples, so the analysis runs at
@@ -14,7 +11,7 @@ import CSoxr
 /// converter's delay included, before the wrapped source's end or its error
 /// (a `.stalled` device is passed on at once: it is not an end).
 public final class ResamplingSource: AudioSource {
-    /// The rate footstepd analyses and records at.
+    /// The rate footstepd analyses at (it records at the source's own rate).
     public static let analysisSampleRate = 16_000
 
     public let format: AudioFormat
@@ -36,7 +33,7 @@ public final class ResamplingSource: AudioSource {
 
     /// The source this one converts.
     public let wrapped: any AudioSource
-    private var converter: soxr_t?
+    private let converter: StreamResampler
     private var state = State.reading
     /// Interleaved input read from `wrapped`; `pending` frames from `pendingStart` are not yet converted.
     private var input: [Float]
@@ -49,19 +46,12 @@ public final class ResamplingSource: AudioSource {
     /// - Throws: `AudioSourceError.invalidParameter` when the rate is out of
     ///   range or libsoxr refuses the conversion.
     public init(_ inner: any AudioSource, sampleRate: Int, blockFrames: Int? = nil) throws(AudioSourceError) {
-        guard (1000...768_000).contains(sampleRate), inner.format.sampleRate > 0, inner.format.channels > 0 else {
-            throw .invalidParameter("cannot convert \(inner.name) (\(inner.format)) to \(sampleRate) Hz")
-        }
-        var error: soxr_error_t?
-        let converter = soxr_create(
-            Double(inner.format.sampleRate), Double(sampleRate), UInt32(inner.format.channels), &error, nil, nil, nil)
-        guard error == nil, let converter else {
-            if let converter { soxr_delete(converter) }
-            let reason = error.map { String(cString: $0) } ?? "unknown error"
-            throw .invalidParameter("cannot convert \(inner.name) from \(inner.format.sampleRate) to \(sampleRate) Hz: \(reason)")
+        do {
+            converter = try StreamResampler(from: inner.format.sampleRate, to: sampleRate, channels: inner.format.channels)
+        } catch {
+            throw .invalidParameter("cannot convert \(inner.name) (\(inner.format)) to \(sampleRate) Hz: \(error)")
         }
         self.wrapped = inner
-        self.converter = converter
         format = AudioFormat(sampleRate: sampleRate, channels: inner.format.channels)
         frameCount = inner.frameCount.map {
             Int((Double($0) * Double(sampleRate) / Double(inner.format.sampleRate)).rounded())
@@ -74,7 +64,7 @@ public final class ResamplingSource: AudioSource {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioSourceError) -> Int {
         let channels = format.channels
         let wanted = buffer.count / channels
-        guard wanted > 0, let converter, let output = buffer.baseAddress else { return 0 }
+        guard wanted > 0, !isClosed else { return 0 }
         framesLostBeforeLastRead = 0
         while true {
             switch state {
@@ -94,11 +84,10 @@ public final class ResamplingSource: AudioSource {
                     }
                     continue
                 }
-                var used = 0
-                var made = 0
-                input.withUnsafeBufferPointer { block in
-                    _ = soxr_process(
-                        converter, block.baseAddress! + pendingStart * channels, pending, &used, output, wanted, &made)
+                let (used, made) = input.withUnsafeBufferPointer { block in
+                    converter.convert(
+                        UnsafeBufferPointer(rebasing: block[(pendingStart * channels)...]), frames: pending,
+                        into: UnsafeMutableBufferPointer(rebasing: buffer[..<(wanted * channels)]))
                 }
                 pendingStart += used
                 pending -= used
@@ -111,8 +100,7 @@ public final class ResamplingSource: AudioSource {
                     return made
                 }
             case let .draining(error):
-                var made = 0
-                _ = soxr_process(converter, nil, 0, nil, output, wanted, &made)
+                let made = converter.drain(into: UnsafeMutableBufferPointer(rebasing: buffer[..<(wanted * channels)]))
                 if made > 0 { return made }
                 state = .finished
                 if let error { throw error }
@@ -123,11 +111,10 @@ public final class ResamplingSource: AudioSource {
         }
     }
 
+    private var isClosed = false
+
     public func close() {
-        if let converter {
-            soxr_delete(converter)
-            self.converter = nil
-        }
+        isClosed = true
         wrapped.close()
     }
 }

@@ -25,4 +25,18 @@ import Testing
         map.forget(before: 5000)
         #expect(map.sessionFrame(ofPipelineFrame: 5000) == 5550)
     }
+
+    /// At 48 kHz the session counts three captured frames for each analysed one; skips are in captured frames.
+    @Test func aCaptureAt48kHzCountsThreeSessionFramesPerPipelineFrame() {
+        var map = SessionFrameMap(sessionFramesPerPipelineFrame: 3)
+        #expect(map.sessionFrame(ofPipelineFrame: 500) == 1500)
+        #expect(map.sessionLength(ofPipelineFrames: 16_000) == 48_000)
+        map.skip(4800, beforePipelineFrame: 1000)
+        #expect(map.sessionFrame(ofPipelineFrame: 999) == 2997)
+        #expect(map.sessionFrame(ofPipelineFrame: 1000) == 7800)
+        // 44.1 kHz: fractional, rounded to the nearest captured frame.
+        let map44 = SessionFrameMap(sessionFramesPerPipelineFrame: 44_100.0 / 16_000)
+        #expect(map44.sessionFrame(ofPipelineFrame: 16_000) == 44_100)
+        #expect(map44.sessionFrame(ofPipelineFrame: 1) == 3)
+    }
 }

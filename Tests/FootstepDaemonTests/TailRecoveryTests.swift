@@ -13,11 +13,22 @@ import Testing
 /// The events a kill caught in memory: their audio is on disk, their rows are
 /// not. Start-up recovery analyses the file's tail and appends them.
 @Suite struct TailRecoveryTests {
-    @Test func theEventsTheKillCaughtAreAppendedWithANote() throws {
+    /// At 16 kHz, and at 48 kHz, where the session's frames are the capture's and the analysis runs at 16 kHz.
+    @Test(arguments: [16_000, 48_000])
+    func theEventsTheKillCaughtAreAppendedWithANote(rate: Int) throws {
         let directory = try TemporaryDirectory()
         // 2 minutes of a walk, written as the daemon writes its rolling file.
         let path = directory.appending("session-1.wav")
-        let frames = try RenderedScenario("walking:seed=4,duration=120").writeWAV(to: path)
+        var frames = try RenderedScenario("walking:seed=4,duration=120").writeWAV(to: path)
+        if rate != 16_000 {
+            let samples = try readToEnd(try ResamplingSource(try AudioFileSource(path: path), sampleRate: rate))
+            let writer = try AudioFileWriter(path: path, format: AudioFormat(sampleRate: rate, channels: 1), container: .wav)
+            try samples.withUnsafeBufferPointer { try writer.write($0) }
+            try writer.close()
+            frames = Int64(samples.count)
+        }
+        // The analysis's frames (16 kHz) on the session's clock.
+        let scale = Int64(rate / 16_000)
 
         let analysis = AnalysisConfiguration()
         let clean = try FileAnalysis.analyse(path: path, configuration: analysis).events
@@ -31,14 +42,15 @@ import Testing
         try #require(lead > 0.2 && lead < analysis.maximumEventDelay)
         let database = try FootstepDatabase.open(path: directory.appending("footstepd.db"))
         let startedAt = Date(timeIntervalSince1970: 1_790_000_000)
-        let session = try database.createSession(startedAt: startedAt, device: "demo", sampleRate: 16000)
+        let session = try database.createSession(startedAt: startedAt, device: "demo", sampleRate: rate)
         let file = try database.addAudioFile(
-            sessionId: session.id!, path: path, startedAt: startedAt, startFrame: 0, sampleRate: 16000, format: .wav)
+            sessionId: session.id!, path: path, startedAt: startedAt, startFrame: 0, sampleRate: rate, format: .wav)
         try database.updateAudioFileFrames(file.id!, frames: frames, bytes: 0)
         func row(_ event: AnalyzedEvent, notes: String = "") -> NewEvent {
             NewEvent(
-                event, sessionId: session.id!, audioFileId: file.id, frameOffset: event.onsetFrame,
-                timestamp: NewEvent.timestamp(anchor: startedAt, frameOffset: event.onsetFrame, sampleRate: 16000), notes: notes)
+                event, sessionId: session.id!, audioFileId: file.id, frameOffset: event.onsetFrame * scale,
+                timestamp: NewEvent.timestamp(anchor: startedAt, frameOffset: event.onsetFrame * scale, sampleRate: rate),
+                notes: notes)
         }
         _ = try database.appendEvents(clean.prefix(keep).indices.filter { $0 != held }.map { row(clean[$0]) })
 
@@ -57,14 +69,15 @@ import Testing
         #expect(abs(appended.count - missing.count) <= 1, "recovered \(appended.count) of \(missing.count)")
         var matched = 0
         for event in missing {
-            if let twin = appended.first(where: { abs($0.frameOffset - event.onsetFrame) <= 160 }) {
+            if let twin = appended.first(where: { abs($0.frameOffset - event.onsetFrame * scale) <= 160 * scale }) {
                 matched += 1
                 #expect(twin.kind == event.kind)
             }
         }
         #expect(matched >= missing.count - 1)
-        #expect(appended.contains { abs($0.frameOffset - clean[held].onsetFrame) <= 160 })
-        #expect(appended.allSatisfy { $0.frameOffset > clean[held - 1].onsetFrame }, "nothing stored is appended again")
+        #expect(appended.contains { abs($0.frameOffset - clean[held].onsetFrame * scale) <= 160 * scale })
+        #expect(
+            appended.allSatisfy { $0.frameOffset > clean[held - 1].onsetFrame * scale }, "nothing stored is appended again")
         #expect(try database.verifyChain().isIntact)
         // A second start-up finds nothing more to recover.
         #expect(try recovery.recover(session: session.id!) == TailRecovery.Recovered())

@@ -6,8 +6,9 @@ import FootstepDSP
 import Foundation
 import Synchronization
 
-/// Runs source → analysis pipeline (trained classifier) → rolling audio
-/// writer and event clips on a dedicated thread (reads block), and hands what
+/// Runs source → analysis pipeline (trained classifier, at
+/// ``ResamplingSource/analysisSampleRate``) and rolling audio writer and event
+/// clips (at the source's own rate) on a dedicated thread (reads block), and hands what
 /// comes out (events, level intervals, live meter readings, files, clips) to
 /// the service through a locked queue whose capacity is kept, so posting does
 /// not allocate in steady state, and wakes the service task when it posts
@@ -147,6 +148,7 @@ final class CaptureWorker: @unchecked Sendable {
             // A model without a frame network adds no step late: the clip ring need not wait for one.
             var analysis = settings.analysis
             if classifier.frameNetwork == nil { analysis.frameNetwork = false }
+            let feed = try AnalysisRateFeed(captureFormat: format, blockFrames: Self.blockFrames)
             let clips = EventClipRecorder(
                 directory: settings.clipDirectory, container: settings.container, encoding: settings.encoding, format: format,
                 sessionId: settings.sessionId, before: settings.clipBefore, after: settings.clipAfter,
@@ -154,8 +156,9 @@ final class CaptureWorker: @unchecked Sendable {
             // On the heap: the pipeline is large and noncopyable; the thread's stack stays small.
             let box = PipelineBox(
                 try AnalysisPipeline(
-                    format: format, configuration: analysis, classifier: classifier, maximumBlockFrames: Self.blockFrames))
-            loop(pipeline: &box.pipeline, writer: writer, clips: clips, source: source)
+                    format: feed.analysisFormat, configuration: analysis, classifier: classifier,
+                    maximumBlockFrames: Self.blockFrames))
+            loop(pipeline: &box.pipeline, feed: feed, writer: writer, clips: clips, source: source)
         } catch {
             source.close()
             post(.failed(reason: "\(error)"))
@@ -165,12 +168,13 @@ final class CaptureWorker: @unchecked Sendable {
     private static let blockFrames = 2048
 
     /// Reads blocks until a stop, the end of the source or a failure: each block
-    /// goes through the pipeline (in pieces ending on the live meter's reading
-    /// instants), to the audio files and to the clip recorder; what comes out is
+    /// goes through the pipeline (at the analysis rate, in pieces ending on the
+    /// live meter's reading instants), to the audio files and to the clip
+    /// recorder (at the capture's rate, the session clock's); what comes out is
     /// batched and posted once per block. A stall or a lost device starts an
     /// outage (a lost device is reopened); the first frame after it ends it.
     private func loop(
-        pipeline: inout AnalysisPipeline<FootstepModelClassifier>, writer: RollingAudioWriter,
+        pipeline: inout AnalysisPipeline<FootstepModelClassifier>, feed: AnalysisRateFeed, writer: RollingAudioWriter,
         clips: EventClipRecorder, source initial: any AudioSource
     ) {
         var source = initial
@@ -179,7 +183,7 @@ final class CaptureWorker: @unchecked Sendable {
         writer.onClose = { [self] in post(.fileClosed($0)) }
         clips.onClip = { [self] in post(.clip($0)) }
         clips.onError = { [self] in post(.clipFailed(reason: $0)) }
-        var tap = LiveLevelTap(sampleRate: format.sampleRate)
+        var tap = LiveLevelTap(sampleRate: feed.analysisFormat.sampleRate)
         var audio = CaptureAudioOutput(
             writer: writer, format: format, directory: settings.audioDirectory,
             retryInterval: settings.audioRetryInterval, reanchorAtRoll: settings.reanchorAtRoll)
@@ -196,13 +200,13 @@ final class CaptureWorker: @unchecked Sendable {
         // Session frame of the next frame read (paused frames included).
         var streamFrame: Int64 = 0
         // Frames read while paused or dropped by the device: in the session clock, not in the pipeline's.
-        var frameMap = SessionFrameMap()
+        var frameMap = SessionFrameMap(sessionFramesPerPipelineFrame: 1 / feed.ratio)
         // How long the map remembers a skip: past the latest a level interval, an event or a
         // bout's revision can come out of the pipeline after its first frame (a bout longer
         // than half an hour is the exception).
         let memoryFrames = Int64(
             (max(settings.analysis.levelIntervalSeconds, settings.analysis.maximumBoutRevisionDelay) + 1800)
-                * Double(format.sampleRate))
+                * Double(feed.analysisFormat.sampleRate))
         var skipping = false
         var batch: [CaptureReport] = []
         batch.reserveCapacity(64)
@@ -221,11 +225,30 @@ final class CaptureWorker: @unchecked Sendable {
                 clips.request(onsetFrame: event.onsetFrame, onsetTime: timestamp)
             case var .levels(levels):
                 levels.startFrame = frameMap.sessionFrame(ofPipelineFrame: levels.startFrame)
+                levels.frames = Int(frameMap.sessionLength(ofPipelineFrames: Int64(levels.frames)))
                 batch.append(.levels(levels, startedAt: writer.time(ofFrame: levels.startFrame)))
             case var .revision(revision):
                 revision.onsetFrame = frameMap.sessionFrame(ofPipelineFrame: revision.onsetFrame)
                 batch.append(.revision(revision))
                 batchIsUrgent = true
+            }
+        }
+
+        // Runs analysis-rate frames through the pipeline, in pieces ending on the live meter's reading instants.
+        func analyse(_ samples: UnsafeBufferPointer<Float>, frames count: Int) {
+            let channels = format.channels
+            var done = 0
+            while done < count {
+                let piece = min(count - done, Self.blockFrames, tap.framesUntilDue(processed: pipeline.framesProcessed))
+                pipeline.process(
+                    UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + piece) * channels)]), frames: piece
+                ) { handle($0) }
+                done += piece
+                let processed = pipeline.framesProcessed
+                if let reading = tap.take(from: pipeline.meter, processed: processed) {
+                    let time = writer.time(ofFrame: frameMap.sessionFrame(ofPipelineFrame: processed))
+                    batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: time))
+                }
             }
         }
 
@@ -248,6 +271,13 @@ final class CaptureWorker: @unchecked Sendable {
                     health.replacing(source)
                     source.close()
                     guard let reopened = reconnect(reopen) else { break capture }
+                    guard reopened.format == format else {
+                        // The session's files, clips and clock are at the first format: a device that comes back
+                        // at another one ends it, and the service starts the next session at the new one.
+                        post(.failed(reason: "\(reopened.name) came back as \(reopened.format), the session records \(format)"))
+                        reopened.close()
+                        break capture
+                    }
                     source = reopened
                     continue capture
                 default:
@@ -270,7 +300,7 @@ final class CaptureWorker: @unchecked Sendable {
                 // A hole in the stream: the clock skips it, so what follows keeps its true time.
                 let from = writer.time(ofFrame: writer.sessionFrame)
                 writer.skip(frames: lost)
-                frameMap.skip(Int64(lost), beforePipelineFrame: pipeline.framesProcessed)
+                frameMap.skip(Int64(lost), beforePipelineFrame: feed.nextAnalysisFrame)
                 streamFrame += Int64(lost)
                 if !skipping { post(.dropped(frames: lost, from: from, to: writer.time(ofFrame: writer.sessionFrame))) }
             }
@@ -278,33 +308,20 @@ final class CaptureWorker: @unchecked Sendable {
             if pausing != skipping {
                 // Where the pause begins or ends on the recording's clock: the service stores it as a gap.
                 skipping = pausing
-                let at = writer.time(ofFrame: pipeline.framesProcessed + frameMap.skipped)
+                let at = writer.time(ofFrame: streamFrame)
                 post(pausing ? .paused(at: at) : .resumed(at: at))
             }
             if pausing {
                 // The clock runs on (the frames were captured); the file ends and
                 // a new one starts on resume.
                 writer.skip(frames: count)
-                frameMap.skip(Int64(count), beforePipelineFrame: pipeline.framesProcessed)
+                frameMap.skip(Int64(count), beforePipelineFrame: feed.nextAnalysisFrame)
                 streamFrame += Int64(count)
                 written.store(writer.sessionFrame, ordering: .relaxed)
                 continue
             }
             buffer.withUnsafeBufferPointer { samples in
-                let channels = format.channels
-                var done = 0
-                while done < count {
-                    let piece = min(count - done, tap.framesUntilDue(processed: pipeline.framesProcessed))
-                    pipeline.process(
-                        UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + piece) * channels)]),
-                        frames: piece
-                    ) { handle($0) }
-                    done += piece
-                    let processed = pipeline.framesProcessed
-                    if let reading = tap.take(from: pipeline.meter, processed: processed) {
-                        batch.append(.level(laf: reading.laf, laeq: reading.laeq, time: writer.time(ofFrame: processed + frameMap.skipped)))
-                    }
-                }
+                feed.feed(samples, frames: count) { analyse($0, frames: $1) }
                 audio.write(samples, frames: count, suspend: audioSuspended.load(ordering: .acquiring), post: post)
                 // Below the disk reserve no audio is written, clips included (they are
                 // audio too: a walk writes several seconds of clip per second).
@@ -333,6 +350,7 @@ final class CaptureWorker: @unchecked Sendable {
                 batchIsUrgent = false
             }
         }
+        feed.drain { analyse($0, frames: $1) }
         pipeline.finish { handle($0) }
         if let report = outage.endAtStop(streamClock: streamClock != nil) { batch.append(report) }
         if !batch.isEmpty { reports.withLock { $0.append(contentsOf: batch) } }

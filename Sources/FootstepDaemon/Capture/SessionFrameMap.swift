@@ -1,6 +1,7 @@
 /// Maps the analysis pipeline's frames to the session's. The session clock
-/// also counts the frames the pipeline never saw: those read while paused and
-/// those the device dropped. Events, revisions and level intervals leave the
+/// counts captured frames, at the capture's rate (the pipeline's is
+/// ``ResamplingSource/analysisSampleRate``), and also the frames the pipeline
+/// never saw: those read while paused and those the device dropped. Events, revisions and level intervals leave the
 /// pipeline seconds after their first frame, so each is placed by where that
 /// frame lies, not by how much had been skipped by the time it came out.
 ///
@@ -10,14 +11,22 @@ struct SessionFrameMap {
     /// Each skip: the pipeline frame it came before, and the frames skipped in
     /// all up to it. Ascending; the first holds what was forgotten before it.
     private var skips: [(pipelineFrame: Int64, skippedBefore: Int64)] = []
-    /// Frames skipped so far.
+    /// Session frames skipped so far.
     private(set) var skipped: Int64 = 0
+    /// Session frames per pipeline frame.
+    let scale: Double
 
-    init() {
+    init(sessionFramesPerPipelineFrame scale: Double = 1) {
+        self.scale = scale
         skips.reserveCapacity(64)
     }
 
-    /// `frames` were skipped just before pipeline frame `pipelineFrame`.
+    /// The session frames that `frames` pipeline frames last.
+    func sessionLength(ofPipelineFrames frames: Int64) -> Int64 {
+        scale == 1 ? frames : Int64((Double(frames) * scale).rounded())
+    }
+
+    /// `frames` session frames were skipped just before pipeline frame `pipelineFrame`.
     mutating func skip(_ frames: Int64, beforePipelineFrame pipelineFrame: Int64) {
         skipped += frames
         if let last = skips.last, last.pipelineFrame == pipelineFrame {
@@ -30,15 +39,16 @@ struct SessionFrameMap {
     /// The session frame of pipeline frame `frame`.
     func sessionFrame(ofPipelineFrame frame: Int64) -> Int64 {
         // The last skip at or before `frame`: the common case is the newest.
-        guard let last = skips.last else { return frame }
-        if last.pipelineFrame <= frame { return frame + last.skippedBefore }
+        let scaled = sessionLength(ofPipelineFrames: frame)
+        guard let last = skips.last else { return scaled }
+        if last.pipelineFrame <= frame { return scaled + last.skippedBefore }
         var (low, high) = (0, skips.count - 1)  // skips[high] is after `frame`
-        guard skips[low].pipelineFrame <= frame else { return frame }
+        guard skips[low].pipelineFrame <= frame else { return scaled }
         while high - low > 1 {
             let middle = (low + high) / 2
             if skips[middle].pipelineFrame <= frame { low = middle } else { high = middle }
         }
-        return frame + skips[low].skippedBefore
+        return scaled + skips[low].skippedBefore
     }
 
     /// Forgets the skips that no frame at or after `pipelineFrame` needs (nothing

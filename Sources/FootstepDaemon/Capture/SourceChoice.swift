@@ -47,8 +47,8 @@ public enum SourceChoice: Sendable, Equatable, CustomStringConvertible {
 
     public static func == (lhs: SourceChoice, rhs: SourceChoice) -> Bool { lhs.description == rhs.description }
 
-    /// Opens the source at ``ResamplingSource/analysisSampleRate`` (a device
-    /// or file at another rate is converted). `speed` > 0 paces it at that multiple of real time
+    /// Opens the source at its own rate: the session records at it, and the capture
+    /// thread converts it for analysis (``AnalysisRateFeed``). `speed` > 0 paces it at that multiple of real time
     /// (files and scenarios; ALSA devices are paced by their clock);
     /// `maximumFrames` ends the stream after that many frames.
     func open(
@@ -62,9 +62,9 @@ public enum SourceChoice: Sendable, Equatable, CustomStringConvertible {
                 device: device ?? capture.device, sampleRate: capture.sampleRate, channels: capture.channels,
                 sampleFormat: capture.sampleFormat, periodFrames: capture.periodFrames)
             if let ringPeriods { alsa.ringPeriods = ringPeriods }
-            source = try ALSACaptureSource(configuration: alsa, alsaConfiguration: tree).atAnalysisRate()
+            source = try ALSACaptureSource(configuration: alsa, alsaConfiguration: tree)
         case let .file(path):
-            source = try AudioFileSource(path: path).atAnalysisRate()
+            source = try AudioFileSource(path: path)
         case let .demo(scenario):
             let (synthesis, _) = try Self.deviceLoss(in: scenario)
             source = try SyntheticSource(scenario: try SynthesisScenario(parsing: synthesis))

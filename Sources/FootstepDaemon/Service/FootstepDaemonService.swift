@@ -202,15 +202,18 @@ public final class FootstepDaemonService: Service, Sendable {
         // The interrupted session measured with the calibration in force now (a new one starts a new session).
         var recoveryConfiguration = configuration
         if let storedCalibration { recoveryConfiguration.levels.calibrationOffset = storedCalibration.offsetDB }
+        // What a stop could not store (the store refused it) goes in first, before start-up recovery: a session
+        // whose end the store refused is recovered as interrupted, and the analysis of its audio's tail must find
+        // those events stored, or it would store them a second time.
+        let journal = PendingJournal(directory: configuration.stateDirectory)
+        try PendingReplay(journal: journal, database: database.checkingRules(ruleWatch), logger: logger).run()
         try StartupRecovery(
             database: database.checkingRules(ruleWatch), audioDirectory: configuration.audioDirectory, clipDirectory: configuration.clipDirectory,
             clipBefore: configuration.recording.clipBefore, clipAfter: configuration.recording.clipAfter,
             analysis: recoveryConfiguration.analysisConfiguration, model: { try self.loadModel(configuration) },
             storeInterval: options.flushInterval, logger: logger
         ).run()
-        // What a stop could not store (the store refused it) goes in first; then the disk's reserve for next time.
-        let journal = PendingJournal(directory: configuration.stateDirectory)
-        try PendingReplay(journal: journal, database: database.checkingRules(ruleWatch), logger: logger).run()
+        // Then the disk's reserve for next time.
         if !journal.holdReserve() {
             logger.warning("cannot hold \(PendingJournal.reserveBytes >> 20) MB back in \(journal.reservePath): a full disk at a stop may lose what the store refuses")
         }

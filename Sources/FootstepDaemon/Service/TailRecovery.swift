@@ -90,12 +90,15 @@ struct TailRecovery {
         let lastStored = try database.lastEventFrame(session: sessionId)
         let start = Self.tailStart(fileStart: file.startFrame, fileEnd: fileEnd, lastStored: lastStored, rate: rate)
 
-        let source = try AudioFileSource(path: file.path)
+        let audio = try AudioFileSource(path: file.path)
+        try audio.seek(toFrame: Int(start - file.startFrame))
+        // Analysed at the analysis rate; the session's frames are the file's.
+        let source = try audio.atAnalysisRate()
         defer { source.close() }
-        try source.seek(toFrame: Int(start - file.startFrame))
         let result = try FileAnalysis.analyse(
             source: source, configuration: analysis, classifier: try FootstepModelClassifier(model: model()))
-        let tail = result.events.map { (frame: start + $0.onsetFrame, event: $0) }
+        let scale = rate / Double(source.format.sampleRate)
+        let tail = result.events.map { (frame: start + Int64((Double($0.onsetFrame) * scale).rounded()), event: $0) }
         let same = Int64(Self.sameEventSeconds * rate)
         var recovered = Recovered()
         recovered.labels = try settleLabels(
