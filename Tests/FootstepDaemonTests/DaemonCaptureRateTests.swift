@@ -114,5 +114,21 @@ struct DaemonCaptureRateTests {
             #expect(abs(level.laeq - twin.laeq) < 0.3)
         }
         #expect(try run.database.verifyEvidence().isIntact)
+
+        // An export across a roll is at 48 kHz, as long as asked, with the tone.
+        let formatter = ISO8601DateFormatter()
+        let (from, to) = (run.session.startedAt.addingTimeInterval(5), run.session.startedAt.addingTimeInterval(35))
+        let output = directory.appending("export.wav")
+        let exported = try BuiltProduct.run(
+            "footstepctl",
+            ["recordings", "export", "--state-dir", directory.appending("at48"), "--from", formatter.string(from: from),
+             "--to", formatter.string(from: to), "-o", output])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("from 2 file(s)"), "\(exported.stdout)")
+        let export = try AudioFileSource(path: output)
+        #expect(export.format.sampleRate == 48_000)
+        let samples = try readToEnd(export)
+        #expect(samples.count == 30 * 48_000)
+        #expect(abs(Self.amplitude(of: 12_000, in: samples[0..<48_000], rate: 48_000) - tone) < 0.002)
     }
 }
