@@ -23,16 +23,18 @@ struct EventStage<Classifier: EventClassifier>: ~Copyable {
     private let calibration: ConfidenceCalibration?
 
     /// Whether `process` needs the hop's picture column (the model has a frame
-    /// step network and the configuration uses it).
+    /// step network with its decision, and the configuration uses it).
     static func usesPicture(configuration: AnalysisConfiguration, classifier: Classifier) -> Bool {
-        configuration.frameNetwork && classifier.frameNetwork != nil
+        configuration.frameNetwork && classifier.frameNetwork != nil && classifier.frameDecision != nil
     }
 
     /// - Parameter hopFrames: the detector's hop.
     init(sampleRate: Double, hopFrames: Int, configuration: AnalysisConfiguration, classifier: consuming Classifier) {
-        if Self.usesPicture(configuration: configuration, classifier: classifier), let model = classifier.frameNetwork {
+        if Self.usesPicture(configuration: configuration, classifier: classifier), let model = classifier.frameNetwork,
+            let decision = classifier.frameDecision
+        {
             frameEvidence = FrameEvidence(
-                model: model, decision: classifier.frameDecision, hopFrames: hopFrames, sampleRate: sampleRate,
+                model: model, decision: decision, hopFrames: hopFrames, sampleRate: sampleRate,
                 settledDelay: configuration.gaitSettlementDelay, calibrationOffset: configuration.calibrationOffsetDB)
         } else {
             frameEvidence = nil

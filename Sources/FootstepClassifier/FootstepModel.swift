@@ -85,22 +85,10 @@ public struct FootstepModel: Sendable, Codable {
         public var convolutions: [Convolution]
         /// From the last convolution's channels to one logit.
         public var output: Layer
-        /// A detection the event model calls `other` becomes a footstep where
-        /// the network says at least `rescue` within 50 ms of its onset …
-        public var rescue: Double
-        /// … and a footstep claim becomes `other` where it says less than `veto`.
-        public var veto: Double
-        /// Where the network's own onsets (its probability at least `add`,
-        /// the highest within 60 ms) have no detection within 100 ms, a
-        /// footstep is added; nil adds none.
-        public var add: Double?
-        /// With it, a rescued or added footstep needs one of the pipeline's
-        /// own footsteps (the gait context's labels) within this many seconds
-        /// of the onset, before or after; nil: no company needed.
-        public var company: Double?
-        /// With it, the rules above give way to learned trees
-        /// (`FrameDecision`): every detection and every onset of the network
-        /// is judged from what lies within 2 s of it.
+        /// The learned trees (`FrameDecision`) that judge every detection and
+        /// every onset of the network from what lies within 2 s of it. A model
+        /// file must have them (`validate()`); optional here only so that a
+        /// file without them gets a clear error rather than a decoding one.
         public var decision: Decision?
 
         /// Gradient-boosted trees (one logit: a footstep) over
@@ -112,43 +100,20 @@ public struct FootstepModel: Sendable, Codable {
             /// The features the trees were trained on, in order: they must be
             /// `FrameDecision.featureNames`.
             public var features: [String]
-            /// With it, `threshold` applies to a second look: trees that see
-            /// the candidate's first look beside the first looks of the
-            /// candidates within 2 s of it (2 s later than the first).
-            public var secondLook: SecondLook?
 
-            /// Trees (one logit: a footstep) over `FrameDecision.secondFeatureNames`.
-            public struct SecondLook: Sendable, Codable {
-                public var trees: TreeEnsemble
-                /// They must be `FrameDecision.secondFeatureNames`.
-                public var features: [String]
-
-                public init(trees: TreeEnsemble, features: [String] = FrameDecision.secondFeatureNames) {
-                    self.trees = trees
-                    self.features = features
-                }
-            }
-
-            public init(
-                trees: TreeEnsemble, threshold: Double, features: [String] = FrameDecision.featureNames,
-                secondLook: SecondLook? = nil
-            ) {
+            public init(trees: TreeEnsemble, threshold: Double, features: [String] = FrameDecision.featureNames) {
                 self.trees = trees
                 self.threshold = threshold
                 self.features = features
-                self.secondLook = secondLook
             }
         }
 
         /// The longest look-ahead (hops) a model may have: events wait for it.
         public static let maximumLookahead = 50
-        /// The longest `company` (seconds) a model may ask for: rescues wait for it.
-        public static let maximumCompany = 3.0
 
         public init(
             pictureVersion: Int, bands: Int, pictureScale: Double, lookahead: Int, convolutions: [Convolution],
-            output: Layer, rescue: Double, veto: Double, add: Double? = nil, company: Double? = nil,
-            decision: Decision? = nil
+            output: Layer, decision: Decision?
         ) {
             self.pictureVersion = pictureVersion
             self.bands = bands
@@ -156,10 +121,6 @@ public struct FootstepModel: Sendable, Codable {
             self.lookahead = lookahead
             self.convolutions = convolutions
             self.output = output
-            self.rescue = rescue
-            self.veto = veto
-            self.add = add
-            self.company = company
             self.decision = decision
         }
 
@@ -172,7 +133,7 @@ public struct FootstepModel: Sendable, Codable {
         /// is the inputs one output of that layer sums (3 × inputs for a
         /// convolution, `channels` for the output).
         public static func trainedShape(
-            channels: Int, lookahead: Int, parameter: (_ fanIn: Int) -> Double
+            channels: Int, lookahead: Int, decision: Decision? = nil, parameter: (_ fanIn: Int) -> Double
         ) -> FrameNetwork {
             let convolutions = trainedDilations.enumerated().map { index, dilation in
                 let inputs = index == 0 ? FramePicture.bandCount : channels
@@ -187,7 +148,7 @@ public struct FootstepModel: Sendable, Codable {
                 output: Layer(
                     weights: [(0..<channels).map { _ in parameter(channels) }], biases: [parameter(channels)],
                     activation: "linear"),
-                rescue: 0.5, veto: 0.1)
+                decision: decision)
         }
     }
 
@@ -328,13 +289,10 @@ public struct FootstepModel: Sendable, Codable {
                 path: path,
                 reason: "frame network trained on frame picture v\(network.pictureVersion) (\(network.bands) bands), this build computes v\(FramePicture.version) (\(FramePicture.bandCount) bands). Retrain with tools/eval/frame_network.py")
         }
-        guard network.pictureScale > 0, (0...FrameNetwork.maximumLookahead).contains(network.lookahead),
-            (0...1).contains(network.rescue), (0...1).contains(network.veto),
-            network.add.map({ (0...1).contains($0) }) ?? true, network.company.map({ $0 > 0 && $0 <= FrameNetwork.maximumCompany }) ?? true
-        else {
+        guard network.pictureScale > 0, (0...FrameNetwork.maximumLookahead).contains(network.lookahead) else {
             throw .modelInvalid(
                 path: path,
-                reason: "the frame network's picture scale must be positive, its look-ahead 0...\(FrameNetwork.maximumLookahead) frames, its thresholds in [0, 1] and its company above 0 and at most \(FrameNetwork.maximumCompany) s")
+                reason: "the frame network's picture scale must be positive and its look-ahead 0...\(FrameNetwork.maximumLookahead) frames")
         }
         var channels = network.bands
         for (index, layer) in network.convolutions.enumerated() {
@@ -353,28 +311,21 @@ public struct FootstepModel: Sendable, Codable {
         else {
             throw .modelInvalid(path: path, reason: "the frame network needs convolutions and one output from their \(channels) channels")
         }
-        if let decision = network.decision {
-            guard decision.features == FrameDecision.featureNames else {
-                throw .featureMismatch(
-                    path: path,
-                    reason: "the frame network's decision was trained on the features \(decision.features.joined(separator: ", ")); this build computes \(FrameDecision.featureNames.joined(separator: ", ")). Retrain with tools/eval/frame_decision.py")
-            }
-            guard (0...1).contains(decision.threshold) else {
-                throw .modelInvalid(path: path, reason: "the frame network's decision threshold must be in [0, 1]")
-            }
-            if let problem = decision.trees.validate(features: FrameDecision.featureNames.count, classes: 1) {
-                throw .modelInvalid(path: path, reason: "the frame network's decision: \(problem)")
-            }
-            if let second = decision.secondLook {
-                guard second.features == FrameDecision.secondFeatureNames else {
-                    throw .featureMismatch(
-                        path: path,
-                        reason: "the frame network's second look was trained on the features \(second.features.joined(separator: ", ")); this build computes \(FrameDecision.secondFeatureNames.joined(separator: ", ")). Retrain with tools/eval/frame_decision.py --second-look")
-                }
-                if let problem = second.trees.validate(features: FrameDecision.secondFeatureNames.count, classes: 1) {
-                    throw .modelInvalid(path: path, reason: "the frame network's second look: \(problem)")
-                }
-            }
+        guard let decision = network.decision else {
+            throw .modelInvalid(
+                path: path,
+                reason: "the frame network has no decision (the trees that judge its onsets and the detections). Retrain with tools/eval/frame_decision.py attach")
+        }
+        guard decision.features == FrameDecision.featureNames else {
+            throw .featureMismatch(
+                path: path,
+                reason: "the frame network's decision was trained on the features \(decision.features.joined(separator: ", ")); this build computes \(FrameDecision.featureNames.joined(separator: ", ")). Retrain with tools/eval/frame_decision.py")
+        }
+        guard (0...1).contains(decision.threshold) else {
+            throw .modelInvalid(path: path, reason: "the frame network's decision threshold must be in [0, 1]")
+        }
+        if let problem = decision.trees.validate(features: FrameDecision.featureNames.count, classes: 1) {
+            throw .modelInvalid(path: path, reason: "the frame network's decision: \(problem)")
         }
     }
 

@@ -31,22 +31,6 @@ public struct FrameDecision: Sendable {
         "nearest_footstep_s", "footsteps_2s", "network_onsets_05_2s", "network_onsets_08_2s",
         "network_onsets_03_2s", "detections_2s", "network_beat",
     ]
-    /// The second look's features (`FootstepModel.FrameNetwork.Decision.SecondLook`):
-    /// `featureNames`, then
-    /// - `first_look`: the candidate's own first look (`probability(of:)`);
-    /// - `first_look_footsteps_2s`: how many other candidates more than
-    ///   `selfSeconds` and at most `window` away have a first look at least
-    ///   `firstFootstep`;
-    /// - `first_look_mean_2s`: the mean first look of the other candidates
-    ///   there (0 with none);
-    /// - `first_look_beat_miss`: how far the candidate misses the beat of
-    ///   those footsteps (`beatMiss`).
-    public static let secondFeatureNames =
-        featureNames + ["first_look", "first_look_footsteps_2s", "first_look_mean_2s", "first_look_beat_miss"]
-    /// A first look this high counts as a footstep for the second.
-    public static let firstFootstep = 0.5
-    /// The gait intervals, seconds, a beat is looked for at.
-    public static let beatRange = 0.25...1.15
     /// Seconds either side of a candidate its features look at.
     public static let window = 2.0
     /// The gait intervals, hops (0.25–1.15 s, `beatRange`), `networkBeat` looks at …
@@ -63,31 +47,17 @@ public struct FrameDecision: Sendable {
 
     public let threshold: Double
     private let trees: FlatTreeEnsemble
-    private let secondTrees: FlatTreeEnsemble?
     private var logit = [0.0]
 
     public init(_ decision: FootstepModel.FrameNetwork.Decision) {
         threshold = decision.threshold
         trees = FlatTreeEnsemble(decision.trees)
-        secondTrees = decision.secondLook.map { FlatTreeEnsemble($0.trees) }
     }
 
-    /// Whether `threshold` applies to a second look (`secondProbability(of:)`).
-    public var hasSecondLook: Bool { secondTrees != nil }
-
-    /// The first look: the probability that the candidate with `features`
-    /// (`featureNames` order; a longer array's further features are not
-    /// read) is a footstep.
+    /// The probability that the candidate with `features` (`featureNames`
+    /// order) is a footstep.
     public mutating func probability(of features: [Double]) -> Double {
         trees.logits(features, into: &logit)
-        return 1 / (1 + exp(-logit[0]))
-    }
-
-    /// The second look's probability from `features` in `secondFeatureNames`
-    /// order; the first look's without a second look.
-    public mutating func secondProbability(of features: [Double]) -> Double {
-        guard let secondTrees else { return probability(of: features) }
-        secondTrees.logits(features, into: &logit)
         return 1 / (1 + exp(-logit[0]))
     }
 
@@ -111,27 +81,5 @@ public struct FrameDecision: Sendable {
             best = max(best, (a + b + c + e - min(a, b, c, e)) / 3)
         }
         return best
-    }
-
-    /// How far a candidate at `time` (seconds) misses the beat of the
-    /// footsteps at `times`: the least |miss| / d over each of them at a gait
-    /// interval d = |time − s| in `beatRange`, the miss being the distance
-    /// from where the beat goes on (time + (time − s), or s − (time − s)) to
-    /// the nearest of `times`; 1 when none is at a gait interval or the
-    /// nearest is further off than d.
-    public static func beatMiss(_ time: Double, _ times: some Collection<Double>) -> Double {
-        var best = 1.0
-        for s in times {
-            let d = time - s
-            guard beatRange.contains(abs(d)) else { continue }
-            best = min(best, nearest(to: time + d, in: times) / abs(d), nearest(to: s - d, in: times) / abs(d))
-        }
-        return best
-    }
-
-    private static func nearest(to target: Double, in times: some Collection<Double>) -> Double {
-        var nearest = Double.infinity
-        for u in times { nearest = min(nearest, abs(u - target)) }
-        return nearest
     }
 }

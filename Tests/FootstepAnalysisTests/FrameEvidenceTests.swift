@@ -6,10 +6,10 @@ import FootstepDSP
 import Foundation
 import Testing
 
-/// The frame step network's say on the labels, through the whole pipeline on
-/// synthesized audio: what it changes, that the report stays a consistent
-/// story (each revision starts from the label last reported), and that it
-/// delays no event's first report.
+/// The frame step network's decision on the labels, through the whole
+/// pipeline on synthesized audio: what it changes, that the report stays a
+/// consistent story (each revision starts from the label last reported), and
+/// that it delays no event's first report.
 @Suite struct FrameEvidenceTests {
     /// One event's reports, as a consumer of the outputs sees them.
     struct Story {
@@ -84,10 +84,22 @@ import Testing
         scenario.snrDB = 3
     }
 
-    /// The bundled model with a frame network that says `probability` for every frame.
-    static func model(saying probability: Double, rescue: Double = 0.5, veto: Double = 0.1, company: Double? = nil)
-        throws -> FootstepModel
-    {
+    /// A decision of one leaf: every candidate a footstep, or none.
+    static func always(_ footstep: Bool) -> FootstepModel.FrameNetwork.Decision {
+        .init(
+            trees: TreeEnsemble(
+                baseline: [0],
+                trees: [
+                    .init(
+                        output: 0, feature: [-1], threshold: [0], left: [0], right: [0], missingLeft: [false],
+                        value: [footstep ? 5 : -5])
+                ]),
+            threshold: 0.5)
+    }
+
+    /// The bundled model with a frame network that says `probability` for
+    /// every frame, and a decision that calls every candidate a footstep or none.
+    static func model(saying probability: Double, footsteps: Bool) throws -> FootstepModel {
         var model = try FootstepModel.bundled()
         let channels = 8
         model.frameNetwork = FootstepModel.FrameNetwork(
@@ -98,20 +110,18 @@ import Testing
                       biases: [Double](repeating: 0, count: channels), residual: false),
             ],
             output: .init(weights: [[Double](repeating: 0, count: channels)], biases: [log(probability / (1 - probability))], activation: "linear"),
-            rescue: rescue, veto: veto, company: company)
+            decision: always(footsteps))
         try model.validate()
         return model
     }
 
-    @Test func aNetworkThatHearsStepsEverywhereMakesEveryDetectionAFootstepAfterItsFirstReport() throws {
-        var plain = try FootstepModel.bundled()
-        plain.frameNetwork = nil
-        let without = try Self.stories(model: plain, scenario: .distractors)
-        let with = try Self.stories(model: Self.model(saying: 0.99), scenario: .distractors)
+    @Test func aDecisionThatHearsStepsEverywhereMakesEveryDetectionAFootstepAfterItsFirstReport() throws {
+        let without = try Self.stories(model: Self.plainModel(), scenario: .distractors)
+        let with = try Self.stories(model: Self.model(saying: 0.99, footsteps: true), scenario: .distractors)
         #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
         #expect(without.inconsistencies.isEmpty, "\(without.inconsistencies.prefix(5))")
         // The same detections, first reported in the same hop with the same label.
-        #expect(Set(with.stories.keys) == Set(without.stories.keys))
+        #expect(Set(without.stories.keys).isSubset(of: with.stories.keys))
         #expect(with.stories.count >= 20, "too few events to judge: \(with.stories.count)")
         for (onset, story) in without.stories {
             #expect(with.stories[onset]?.firstHop == story.firstHop, "event \(onset) first reported later")
@@ -120,41 +130,18 @@ import Testing
         // Every one ends a footstep of one of the four types (or `unknown` below 0.5 confidence) ...
         let others = without.stories.values.filter { $0.label == "other" }.count
         #expect(others >= 10, "the scenario's distractors give `other`s to rescue: \(others)")
-        // Except in the stream's last 0.36 s, which the network never hears: those keep their labels.
-        let left = with.stories.filter { $0.value.label == "other" && Double($0.key) / 16_000 < 40 - 0.36 }
+        // Except near the stream's end, whose window is never heard: those keep their labels.
+        let left = with.stories.filter { $0.value.label == "other" && Double($0.key) / 16_000 < 40 - 2.5 }
             .map { (Double($0.key) / 16_000, $0.value.reports) }
         #expect(left.isEmpty, "left `other` (onset s, reports): \(left)")
         // A provisional report is settled exactly once.
         #expect(with.settlements == with.provisional)
     }
 
-    @Test func withCompanyOnlyAnImpactNearOneOfTheGaitContextsFootstepsIsRescued() throws {
-        // Many steps called `other`, some near steps called footsteps.
-        let without = try Self.stories(model: Self.plainModel(), seconds: 120, adjust: Self.lowSNRSlab)
-        let with = try Self.stories(model: Self.model(saying: 0.99, company: 1.5), seconds: 120, adjust: Self.lowSNRSlab)
-        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
-        #expect(Set(with.stories.keys) == Set(without.stories.keys))
-        let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
-        let heard = Int64((120 - 0.36) * 16_000)
-        var rescued = 0
-        var alone = 0
-        for (onset, story) in without.stories where story.label == "other" && onset < heard {
-            // More than 50 ms and at most 1.5 s away, before or after.
-            let accompanied = footsteps.contains { abs($0 - onset) > 800 && abs($0 - onset) <= 24_000 }
-            let label = with.stories[onset]?.label ?? "missing"
-            #expect((label != "other") == accompanied, "\(Double(onset) / 16_000) s: \(label), company \(accompanied)")
-            if accompanied { rescued += 1 } else { alone += 1 }
-        }
-        #expect(rescued >= 3 && alone >= 3, "the scenario needs both: \(rescued) with company, \(alone) alone")
-        // Footsteps stay footsteps, and each provisional report is settled once.
-        for onset in footsteps { #expect(with.stories[onset]?.label != "other") }
-        #expect(with.settlements == with.provisional)
-    }
-
     /// A model whose frame network hears loudness: with no look-ahead, its
     /// probability at a frame rises with the picture's mean level there
     /// (0.05 at 1 dB over the floors, 0.73 at 5 dB).
-    static func loudnessModel(add: Double, company: Double?) throws -> FootstepModel {
+    static func loudnessModel(decision: FootstepModel.FrameNetwork.Decision) throws -> FootstepModel {
         var model = try FootstepModel.bundled()
         let bands = FramePicture.bandCount
         model.frameNetwork = FootstepModel.FrameNetwork(
@@ -164,7 +151,7 @@ import Testing
                       weights: (0..<bands * 3).map { $0 % 3 == 2 ? 1 / Double(bands) : 0 }, biases: [0], residual: false),
             ],
             output: .init(weights: [[20]], biases: [-4], activation: "linear"),
-            rescue: 1, veto: 0, add: add, company: company)
+            decision: decision)
         try model.validate()
         return model
     }
@@ -178,42 +165,30 @@ import Testing
         return model
     }
 
-    @Test func theNetworksOwnOnsetsFarFromEveryDetectionAreAddedAsFootsteps() throws {
-        // Many steps the detector does not find.
+    @Test func anAddedStepTakesTheTypeOfTheNearestFootstep() throws {
+        // Many steps the detector does not find; every candidate with a footstep within 2 s is one.
         let without = try Self.stories(model: Self.withoutBoutTyper(Self.plainModel()), seconds: 60, adjust: Self.lowSNRSlab)
-        let alone = try Self.stories(
-            model: Self.withoutBoutTyper(Self.loudnessModel(add: 0.5, company: nil)), seconds: 60, adjust: Self.lowSNRSlab)
-        let accompanied = try Self.stories(
-            model: Self.withoutBoutTyper(Self.loudnessModel(add: 0.5, company: 1.5)), seconds: 60,
-            adjust: Self.lowSNRSlab)
+        let with = try Self.stories(model: Self.withoutBoutTyper(Self.decisionModel()), seconds: 60, adjust: Self.lowSNRSlab)
+        #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
         let detections = Set(without.stories.keys)
         let footsteps = without.stories.filter { $0.value.label != "other" }.map(\.key)
-        for run in [alone, accompanied] {
-            #expect(run.inconsistencies.isEmpty, "\(run.inconsistencies.prefix(5))")
-            #expect(detections.isSubset(of: run.stories.keys))
-            // Detections are first reported when and as they were without the network.
-            for (onset, story) in without.stories {
-                #expect(run.stories[onset]?.firstHop == story.firstHop && run.stories[onset]?.firstLabel == story.firstLabel)
-            }
-            #expect(run.settlements == run.provisional)
-        }
-        let addedAlone = alone.stories.filter { !detections.contains($0.key) }
-        let added = accompanied.stories.filter { !detections.contains($0.key) }
-        #expect(addedAlone.count >= 5, "too few added to judge: \(addedAlone.count)")
-        #expect(added.count >= 2 && added.count < addedAlone.count, "company keeps some: \(added.count) of \(addedAlone.count)")
-        for (onset, story) in addedAlone {
+        let added = with.stories.filter { !detections.contains($0.key) }
+        #expect(added.count >= 2, "too few added to judge: \(added.count)")
+        var compared = 0
+        for (onset, story) in added {
             // More than 100 ms from every detection, a footstep, reported once.
             #expect(detections.allSatisfy { abs($0 - onset) > 1_600 }, "\(Double(onset) / 16_000) s")
             #expect(story.label != "other" && story.reports == 1)
-        }
-        for (onset, story) in added {
-            #expect(addedAlone[onset] != nil, "company only keeps out")
-            let company = footsteps.filter { abs($0 - onset) > 800 && abs($0 - onset) <= 24_000 }
-            let nearest = try #require(company.min { abs($0 - onset) < abs($1 - onset) }, "\(Double(onset) / 16_000) s")
+            let near = footsteps.filter { abs($0 - onset) > 800 && abs($0 - onset) <= 32_000 }
+            let nearest = try #require(near.min { abs($0 - onset) < abs($1 - onset) }, "\(Double(onset) / 16_000) s")
             // It ends with the type its nearest footstep ends with (unless that one's confidence is too low for a type).
             let leader = try #require(without.stories[nearest]).label
-            if leader != "unknown" { #expect(story.label == leader, "\(Double(onset) / 16_000) s") }
+            if leader != "unknown" {
+                #expect(story.label == leader, "\(Double(onset) / 16_000) s")
+                compared += 1
+            }
         }
+        #expect(compared >= 1)
     }
 
     /// One tree of one split: a footstep (logit 5) where feature `index` is
@@ -232,11 +207,8 @@ import Testing
     /// footstep where the gait context has a footstep within the window
     /// (`footsteps_2s` at least 1), whatever the network and the event model say.
     static func decisionModel() throws -> FootstepModel {
-        var model = try loudnessModel(add: 0.5, company: nil)
         let footsteps = try #require(FrameDecision.featureNames.firstIndex(of: "footsteps_2s"))
-        model.frameNetwork?.decision = .init(trees: split(on: footsteps), threshold: 0.5)
-        try model.validate()
-        return model
+        return try loudnessModel(decision: .init(trees: split(on: footsteps), threshold: 0.5))
     }
 
     @Test func aDecisionJudgesEveryDetectionAndNetworkOnsetByWhatIsAroundIt() throws {
@@ -267,61 +239,9 @@ import Testing
         }
     }
 
-    /// `decisionModel` with a second look of one tree over `feature` of
-    /// `FrameDecision.secondFeatureNames`: a footstep at 0.5 or more.
-    static func secondLookModel(on feature: String) throws -> FootstepModel {
-        var model = try decisionModel()
-        let index = try #require(FrameDecision.secondFeatureNames.firstIndex(of: feature))
-        model.frameNetwork?.decision?.secondLook = .init(trees: split(on: index))
-        try model.validate()
-        return model
-    }
-
-    @Test func aSecondLookJudgesEachCandidateByTheFirstLooksAroundIt() throws {
-        let first = try Self.stories(model: Self.decisionModel(), seconds: 60, adjust: Self.lowSNRSlab)
-        let detections = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab).stories.keys
-        // A second look that repeats the first changes no decision and loses no event, 2 s later; a
-        // detection's first report is the same hop's. A type may differ where a step was added: its
-        // type is its neighbour's when it is added, which a bout may have revised by then, and the
-        // bout typer then sees its bout otherwise.
-        let repeated = try Self.stories(model: Self.secondLookModel(on: "first_look"), seconds: 60, adjust: Self.lowSNRSlab)
-        #expect(repeated.inconsistencies.isEmpty, "\(repeated.inconsistencies.prefix(5))")
-        #expect(repeated.settlements == repeated.provisional)
-        #expect(repeated.stories.mapValues { $0.label == "other" } == first.stories.mapValues { $0.label == "other" })
-        let retyped = first.stories.filter { repeated.stories[$0.key]?.label != $0.value.label }
-        #expect(Double(retyped.count) <= 0.03 * Double(first.stories.count), "\(retyped.count) of \(first.stories.count) retyped")
-        for onset in detections {
-            #expect(repeated.stories[onset]?.firstHop == first.stories[onset]?.firstHop)
-            #expect(repeated.stories[onset]?.firstLabel == first.stories[onset]?.firstLabel)
-        }
-
-        // One that asks for another candidate the first look called a footstep within 2 s: every
-        // candidate the first look called one is such a footstep (the rest are far below 0.5).
-        let neighbours = try Self.stories(
-            model: Self.secondLookModel(on: "first_look_footsteps_2s"), seconds: 60, adjust: Self.lowSNRSlab)
-        #expect(neighbours.inconsistencies.isEmpty, "\(neighbours.inconsistencies.prefix(5))")
-        let footsteps = first.stories.filter { $0.value.label != "other" }.map(\.key)
-        let heard = Int64((60 - 4.5) * 16_000)
-        var changed = 0
-        for onset in detections where onset < heard {
-            // More than 50 ms and at most 2 s away, give or take a network onset's 60 ms of peak picking.
-            let gaps = footsteps.map { abs($0 - onset) }.filter { $0 > 800 }
-            guard gaps.allSatisfy({ abs($0 - 32_000) > 960 }) else { continue }
-            let expected = gaps.contains { $0 <= 32_000 }
-            let label = neighbours.stories[onset]?.label ?? "missing"
-            #expect((label != "other") == expected, "\(Double(onset) / 16_000) s: \(label)")
-            if label != first.stories[onset]?.label { changed += 1 }
-        }
-        #expect(changed >= 1, "the second look changed no detection's label: nothing was tested")
-    }
-
     @Test func anAddedStepFarFromEveryFootstepTakesTheWalkersType() throws {
-        // One tree of one leaf: every candidate is a footstep.
-        var model = try Self.decisionModel()
-        model.frameNetwork?.decision?.trees = TreeEnsemble(
-            baseline: [0],
-            trees: [.init(output: 0, feature: [-1], threshold: [0], left: [0], right: [0], missingLeft: [false], value: [5])])
-        try model.validate()
+        // Every candidate is a footstep.
+        let model = try Self.loudnessModel(decision: Self.always(true))
         let without = try Self.stories(model: Self.plainModel(), seconds: 60, adjust: Self.lowSNRSlab)
         let with = try Self.stories(model: model, seconds: 60, adjust: Self.lowSNRSlab)
         #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
@@ -349,8 +269,8 @@ import Testing
         #expect(throws: ClassifierError.self) { try model.validate() }
     }
 
-    @Test func aNetworkThatHearsNoStepVetoesEveryFootstep() throws {
-        let with = try Self.stories(model: Self.model(saying: 0.01))
+    @Test func aDecisionThatHearsNoStepVetoesEveryFootstep() throws {
+        let with = try Self.stories(model: Self.model(saying: 0.01, footsteps: false))
         #expect(with.inconsistencies.isEmpty, "\(with.inconsistencies.prefix(5))")
         #expect(with.stories.count >= 20)
         #expect(with.stories.values.allSatisfy { $0.label == "other" })
@@ -358,20 +278,9 @@ import Testing
         #expect(with.settlements == with.provisional)
     }
 
-    @Test func aNetworkBetweenTheThresholdsChangesNothing() throws {
-        var plain = try FootstepModel.bundled()
-        plain.frameNetwork = nil
-        let without = try Self.stories(model: plain)
-        let with = try Self.stories(model: Self.model(saying: 0.3))
-        #expect(with.inconsistencies.isEmpty)
-        #expect(without.stories.mapValues(\.label) == with.stories.mapValues(\.label))
-    }
-
     @Test func noFrameNetworkIsTheSameAsAModelWithout() throws {
-        var plain = try FootstepModel.bundled()
-        plain.frameNetwork = nil
-        let without = try Self.stories(model: plain)
-        let off = try Self.stories(model: Self.model(saying: 0.01), frameNetwork: false)
+        let without = try Self.stories(model: Self.plainModel())
+        let off = try Self.stories(model: Self.model(saying: 0.01, footsteps: false), frameNetwork: false)
         #expect(without.stories.mapValues(\.label) == off.stories.mapValues(\.label))
         #expect(without.provisional == off.provisional)
     }

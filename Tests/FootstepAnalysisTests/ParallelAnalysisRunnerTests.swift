@@ -46,19 +46,18 @@ struct ParallelAnalysisRunnerTests {
     }
 
     /// The bundled model, or the same with an 8-channel frame step network of
-    /// the trained shape and seeded random weights (every fusion rule on: its
-    /// output wanders over the whole range, so it rescues, vetoes and adds).
+    /// the trained shape and seeded random weights, judged by the bundled
+    /// decision (its output wanders over the whole range, so it rescues,
+    /// vetoes and adds).
     static func model(network: Bool) throws -> FootstepModel {
         var model = try FootstepModel.bundled()
         guard network else { return model }
         var random = SeededRandom(seed: 23)
-        var frame = FootstepModel.FrameNetwork.trainedShape(channels: 8, lookahead: 30) { fanIn in
+        let frame = FootstepModel.FrameNetwork.trainedShape(
+            channels: 8, lookahead: 30, decision: model.frameNetwork?.decision
+        ) { fanIn in
             Double.random(in: -1...1, using: &random) * (3 / Double(fanIn)).squareRoot()
         }
-        frame.rescue = 0.6
-        frame.veto = 0.3
-        frame.add = 0.5
-        frame.company = 1.5
         model.frameNetwork = frame
         try model.validate()
         return model

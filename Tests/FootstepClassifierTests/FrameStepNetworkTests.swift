@@ -100,8 +100,11 @@ import Testing
     }
 
     @Test func aMismatchedFrameNetworkIsRefusedWithTheReason() throws {
-        let fixture = try Self.fixture()
+        var fixture = try Self.fixture()
         var model = try FootstepModel.bundled()
+        // The fixture is a network alone; a model's network comes with its decision.
+        let decision = model.frameNetwork?.decision
+        fixture.network.decision = decision
 
         model.frameNetwork = fixture.network
         model.frameNetwork?.pictureVersion = FramePicture.version + 1
@@ -130,38 +133,16 @@ import Testing
         #expect(throws: ClassifierError.self) { try model.validate() }
 
         model.frameNetwork = fixture.network
-        try model.validate()
-    }
-
-    @Test func aSecondLookMustBeTrainedOnTheSecondLooksFeatures() throws {
-        var model = try FootstepModel.bundled()
-        let decision = try #require(model.frameNetwork?.decision)
-        var second = FootstepModel.FrameNetwork.Decision.SecondLook(trees: decision.trees, features: FrameDecision.featureNames)
-        model.frameNetwork?.decision?.secondLook = second
+        model.frameNetwork?.decision = nil
         #expect {
             try model.validate()
         } throws: { error in
-            guard case let .featureMismatch(_, reason) = error as? ClassifierError else { return false }
-            return reason.contains("second look") && reason.contains("first_look_beat_miss") && reason.contains("--second-look")
+            guard case let .modelInvalid(_, reason) = error as? ClassifierError else { return false }
+            return reason.contains("no decision") && reason.contains("frame_decision.py")
         }
-        // The first look's trees read only the first 12 of the 16 features: valid trees for the second look.
-        second.features = FrameDecision.secondFeatureNames
-        model.frameNetwork?.decision?.secondLook = second
-        try model.validate()
-        var judge = FrameDecision(try #require(model.frameNetwork?.decision))
-        #expect(judge.hasSecondLook)
-        let features = (0..<FrameDecision.secondFeatureNames.count).map { Double($0 % 3) * 0.4 }
-        #expect(judge.secondProbability(of: features) == judge.probability(of: features))
-    }
 
-    @Test func theBeatMissIsTheNearestContinuationOverTheInterval() {
-        // At 1.0 s, 0.45 s is 0.55 s back: the beat goes on at 1.55 s (0.45 s is nearest: 1.1 d) and
-        // at −0.1 s (0.0 s is 0.1 s off: 0.1 / 0.55); 0.0 s is 1 s back: misses of 1.55 and 1.0 d.
-        #expect(abs(FrameDecision.beatMiss(1.0, [0.45, 0.0]) - 0.1 / 0.55) < 1e-12)
-        // On the beat both ways; no footstep at a gait interval; none at all.
-        #expect(FrameDecision.beatMiss(1.0, [0.5, 1.5]) == 0)
-        #expect(FrameDecision.beatMiss(1.0, [0.9, 2.5]) == 1)
-        #expect(FrameDecision.beatMiss(1.0, [Double]()) == 1)
+        model.frameNetwork = fixture.network
+        try model.validate()
     }
 
     /// The network's highest probability within `FrameDecision.beatReach` hops of each hop of

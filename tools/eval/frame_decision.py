@@ -3,12 +3,11 @@
 Swift): gradient-boosted trees that say, for every detection and every onset of the frame step network with no
 detection within 100 ms, whether it is a footstep, from what is known within 2 s of it: the event model's label
 and footstep probability, the network's probability at the onset, how many footsteps, detections and
-network onsets lie around it, and how strongly the network hears a walk's beat through it. It replaces the
-fixed rules (rescue, veto, add, company) with a learned judgement.
+network onsets lie around it, and how strongly the network hears a walk's beat through it. footstepd needs
+it: a model's frame network without a decision is refused.
 
-    tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W] [--second-look]
+    tools/.venv/bin/python tools/eval/frame_decision.py choose --predictions DIR --frames DIR [--work W]
     tools/.venv/bin/python tools/eval/frame_decision.py attach --predictions DIR --frames DIR --models DIR [--threshold T]
-        [--second-look]
 
 `--predictions` are the pipeline's predictions on the training clips without a frame network
 (`footstep_eval.py score --split train --analyze-option=--no-frame-network --predictions DIR`) and `--frames`
@@ -19,9 +18,8 @@ trees of fold K the same way, and those of the shipped model on every fold's can
 with the threshold (by default the shipped model's: its one home) into fold-K.json's and full.json's frame
 network (`make eval`).
 
-With `--second-look` the trees' probability is a first look, and second trees judge each candidate again from
-its features, its first look and the first looks of the candidates within 2 s (SECOND_NAMES); they train on
-first looks that are out of fold themselves (`first_looks`), and the threshold applies to them.
+A second look (trees judging each candidate again from the first looks around it, 2 s later) was tried and
+dropped: docs/research.md.
 """
 import argparse
 import json
@@ -35,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-import frame_detector_study as study  # noqa: E402
+import frame_data  # noqa: E402
 import frame_network  # noqa: E402
 import scoring  # noqa: E402
 
@@ -50,12 +48,6 @@ ONSET_FLOOR, STRONG_ONSET, SURE_ONSET = 0.3, 0.5, 0.8
 NAMES = ["detection", "footstep_label", "footstep_probability", "network_50ms", "network_20ms", "duration_s",
          "nearest_footstep_s", "footsteps_2s", "network_onsets_05_2s", "network_onsets_08_2s",
          "network_onsets_03_2s", "detections_2s", "network_beat"]
-# The second look (`FrameDecision.secondFeatureNames`): the first look's probability, and of the other
-# candidates within WINDOW, how many the first look called footsteps (at least FIRST_FOOTSTEP), their mean
-# first look and how far the candidate misses the beat of those footsteps at a gait interval in BEAT_RANGE (s).
-SECOND_NAMES = NAMES + ["first_look", "first_look_footsteps_2s", "first_look_mean_2s", "first_look_beat_miss"]
-FIRST_FOOTSTEP = 0.5
-BEAT_RANGE = (0.25, 1.15)
 # The network's beat (`network_beat`, `FrameDecision.networkBeat`): its highest probability within BEAT_REACH
 # frames (`FrameDecision.beatReach`) one and two gait intervals of BEAT_LAGS frames (`FrameDecision.beatHops`,
 # 0.25-1.15 s) before and after a candidate.
@@ -80,7 +72,7 @@ def network_beat(peaks, centre):
     A frame outside the clip, or more than the window after the candidate, counts 0."""
     def at(offsets):
         index = centre + offsets
-        ok = (index >= 0) & (index < len(peaks)) & (offsets <= round(WINDOW / study.FRAME_SECONDS))
+        ok = (index >= 0) & (index < len(peaks)) & (offsets <= round(WINDOW / frame_data.FRAME_SECONDS))
         out = np.zeros(len(offsets))
         out[ok] = peaks[index[ok]]
         return out
@@ -99,9 +91,9 @@ def candidates(rows, prob):
     ≥ ONSET_FLOOR with no detection within the scorer's tolerance, in NAMES order."""
     footsteps = np.array(sorted(float(r["onset_s"]) for r in rows if r["label"] != "other"))
     detections = np.array(sorted(float(r["onset_s"]) for r in rows))
-    onsets = study.peaks(prob, ONSET_FLOOR)
+    onsets = frame_data.peaks(prob, ONSET_FLOOR)
     beats = beat_peaks(prob)
-    heights = np.array([prob[int(round(t / study.FRAME_SECONDS))] for t in onsets])
+    heights = np.array([prob[int(round(t / frame_data.FRAME_SECONDS))] for t in onsets])
     over05, over08 = onsets[heights >= STRONG_ONSET], onsets[heights >= SURE_ONSET]
 
     def context(t):
@@ -110,18 +102,18 @@ def candidates(rows, prob):
         nearest = min(float(gaps.min()), WINDOW) if len(gaps) else WINDOW
         return [nearest, neighbours(footsteps, t), neighbours(over05, t), neighbours(over08, t),
                 neighbours(onsets, t), neighbours(detections, t),
-                network_beat(beats, int(round(t / study.FRAME_SECONDS)))]
+                network_beat(beats, int(round(t / frame_data.FRAME_SECONDS)))]
 
     found = []
     for r in rows:
         t, footstep, confidence = float(r["onset_s"]), r["label"] != "other", float(r["confidence"])
         found.append((t, [1.0, float(footstep), confidence if footstep else 1 - confidence,
-                          study.near_maximum(prob, t), study.near_maximum(prob, t, 2), float(r["duration_s"])]
+                          frame_data.near_maximum(prob, t), frame_data.near_maximum(prob, t, 2), float(r["duration_s"])]
                       + context(t), True))
     for t in onsets:
         if len(detections) and np.min(np.abs(detections - t)) <= scoring.TOLERANCE:
             continue
-        found.append((float(t), [0.0, 0.0, 0.0, study.near_maximum(prob, t), study.near_maximum(prob, t, 2), 0.0]
+        found.append((float(t), [0.0, 0.0, 0.0, frame_data.near_maximum(prob, t), frame_data.near_maximum(prob, t, 2), 0.0]
                       + context(t), False))
     return found
 
@@ -148,19 +140,19 @@ def fold_candidates(args):
 def split_candidates(args, frame, split, k, predictions):
     """The candidates of one split's clips of fold k (`fold_candidates`)."""
     gt = os.path.join(args.out, split, str(k), "gt")
-    meta = study.clip_meta(os.path.join(args.out, split, str(k)))
+    meta = frame_data.clip_meta(os.path.join(args.out, split, str(k)))
     clips = []
-    for name in study.clip_names(gt):
+    for name in frame_data.clip_names(gt):
         prob = frame_network.forward(frame, frame_network.read_picture(
             os.path.join(frame_network.picture_dir(args.work, split, k), name + ".f32")))
         truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-        found = candidates(study.pipeline_rows(predictions, k, k, name), prob)
+        found = candidates(frame_data.pipeline_rows(predictions, k, k, name), prob)
         steps = [s[0] for s in truth if not s[2].startswith("other")]
         targets = np.zeros(len(found))
         for _, p in scoring.match(steps, [c[0] for c in found]):
             targets[p] = 1
         weight = 1.0 if steps else DISTRACTOR_WEIGHT
-        clips.append((name, meta.get(name, {}).get("scenario", "?"), len(prob) * study.FRAME_SECONDS, truth,
+        clips.append((name, meta.get(name, {}).get("scenario", "?"), len(prob) * frame_data.FRAME_SECONDS, truth,
                       found, targets, np.full(len(found), weight)))
     return clips
 
@@ -175,76 +167,20 @@ def fit(folds, keep):
     return HistGradientBoostingClassifier(**BOOSTER).fit(x, y, sample_weight=w)
 
 
-def beat_miss(t, times):
-    """How far `t` misses the beat of `times` (onsets, s): the least |miss| / d over every one of them at a gait
-    interval d = |t − s| in BEAT_RANGE and the nearest of them to where the beat goes on (t + (t − s), or
-    s − (t − s)), 1 when none is on it or further off than that."""
-    best = 1.0
-    for s in times:
-        d = t - s
-        if not BEAT_RANGE[0] <= abs(d) <= BEAT_RANGE[1]:
-            continue
-        for target in (t + d, s - d):
-            best = min(best, float(np.min(np.abs(times - target))) / abs(d))
-    return best
-
-
-def second_features(found, first):
-    """The second look's features of each candidate (SECOND_NAMES): its first look, and of the other candidates
-    within WINDOW, how many the first look called footsteps (≥ FIRST_FOOTSTEP), their mean first look (0 with
-    none) and how far it misses the beat of those footsteps (`beat_miss`)."""
-    times = np.array([c[0] for c in found])
-    out = []
-    for i, t in enumerate(times):
-        gaps = np.abs(times - t)
-        near = (gaps > SELF) & (gaps <= WINDOW)
-        footsteps = times[near & (first >= FIRST_FOOTSTEP)]
-        out.append(found[i][1] + [float(first[i]), float(len(footsteps)),
-                                  float(first[near].mean()) if near.any() else 0.0, beat_miss(t, footsteps)])
-    return out
-
-
-def first_looks(folds, keep):
-    """{(fold, clip): first-look probabilities} for every clip of `keep`, each fold's from trees trained on the
-    others in `keep`: out of fold, as the second look's training needs them."""
-    looks = {}
-    for j in keep:
-        model = fit(folds, [k for k in keep if k != j])
-        for c in folds[j]:
-            if c[4]:
-                looks[j, c[0]] = model.predict_proba(np.array([f for _, f, _ in c[4]]))[:, 1]
-    return looks
-
-
-def fit_second(folds, keep):
-    """The second look's trees, trained on the candidates of `keep` with their out-of-fold first looks."""
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    looks = first_looks(folds, keep)
-    rows = [(k, c) for k in keep for c in folds[k] if c[4]]
-    x = np.array([f for k, c in rows for f in second_features(c[4], looks[k, c[0]])])
-    y = np.concatenate([c[5] for _, c in rows])
-    w = np.concatenate([c[6] for _, c in rows])
-    return HistGradientBoostingClassifier(**BOOSTER).fit(x, y, sample_weight=w)
-
-
-def judge(first, second, found):
-    """The probability of each of a clip's candidates: the second look's when there is one, else the first."""
+def judge(model, found):
+    """The probability of each of a clip's candidates."""
     if not found:
         return np.array([])
-    p = first.predict_proba(np.array([f for _, f, _ in found]))[:, 1]
-    if second is None:
-        return p
-    return second.predict_proba(np.array(second_features(found, p)))[:, 1]
+    return model.predict_proba(np.array([f for _, f, _ in found]))[:, 1]
 
 
-def export(model, names=None):
+def export(model):
     """The trees as `FootstepModel.FrameNetwork.Decision`'s `trees` (one logit: a footstep), checked against
     scikit-learn's own decision function."""
     import train_classifier
-    names = names or NAMES
     trees = train_classifier.export_trees(model)
-    scale = [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3, 0.3] + [0.3, 2, 0.3, 0.5][:len(names) - len(NAMES)]
-    probe = np.random.default_rng(1).normal(0, 1, size=(200, len(names))) * scale
+    scale = [1, 1, 0.3, 0.3, 0.3, 0.5, 1, 3, 3, 2, 4, 3, 0.3]
+    probe = np.random.default_rng(1).normal(0, 1, size=(200, len(NAMES))) * scale
     gap = np.abs(train_classifier.tree_logits(trees, probe)[:, 0] - model.decision_function(probe)).max()
     if gap > 1e-9:
         sys.exit(f"the exported trees differ from scikit-learn's by {gap:.2g}")
@@ -261,16 +197,15 @@ def choose(args):
     for k in FOLDS:
         keep = [j for j in FOLDS if j != k]
         model = fit(folds, keep)
-        second = fit_second(folds, keep) if args.second_look else None
         for name, scenario, seconds, truth, found, _, _ in folds[k]:
-            p = judge(model, second, found)
+            p = judge(model, found)
             for threshold in THRESHOLDS:
                 claims = sorted((found[i][0], "footstep") for i in range(len(found)) if p[i] >= threshold)
                 for g in ("all", scenario):
                     tallies[(threshold, g)].add_clip(truth, claims, seconds)
     groups = sorted({key[-1] for key in tallies})
     for threshold in THRESHOLDS:
-        print(f"threshold {threshold}: " + study.figure_cells(tallies, (threshold,), groups), flush=True)
+        print(f"threshold {threshold}: " + frame_data.figure_cells(tallies, (threshold,), groups), flush=True)
 
 
 def shipped_threshold():
@@ -296,8 +231,6 @@ def attach(args):
             sys.exit(f"{path} has no frame network: attach one first (frame_network.py folds)")
         keep = [j for j in FOLDS if j != k]
         decision = dict(trees=export(fit(folds, keep)), threshold=args.threshold, features=NAMES)
-        if args.second_look:
-            decision["secondLook"] = dict(trees=export(fit_second(folds, keep), SECOND_NAMES), features=SECOND_NAMES)
         document["frameNetwork"]["decision"] = decision
         # A calibration fitted to the pipeline with the previous decision no longer describes it.
         stale = document.pop("confidenceCalibration", None) is not None
@@ -323,8 +256,6 @@ def main():
         if name == "attach":
             p.add_argument("--models", required=True, help="fold-K.json and full.json, each with its frame network")
             p.add_argument("--threshold", type=float, help="a footstep at or above it (default: the shipped model's)")
-        p.add_argument("--second-look", action="store_true",
-                       help="judge again with the first look of the candidates within 2 s (2 s later)")
     args = parser.parse_args()
     {"choose": choose, "attach": attach}[args.command](args)
 

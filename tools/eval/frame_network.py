@@ -7,8 +7,7 @@ its classifier model as `frameNetwork`.
     tools/.venv/bin/python tools/eval/frame_network.py train --fold K|full --json FILE [--batches 1200] [--channels 8] [--dilations 1 2 4 8 16 32]
         [--distractor-weight 1] [--floor-weight FLOOR=W ...] [--low-snr-weight 1] [--work W]
     tools/.venv/bin/python tools/eval/frame_network.py folds --models DIR [--channels 8] [--work W]
-    tools/.venv/bin/python tools/eval/frame_network.py choose --predictions DIR --frames DIR [--work W]
-    tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json --rescue R --veto V [--add A] [--company S]
+    tools/.venv/bin/python tools/eval/frame_network.py attach --frame FILE --model MODEL.json
     tools/.venv/bin/python tools/eval/frame_network.py probabilities --frame FILE PICTURE.f32   (one per line)
     python3 tools/eval/frame_network.py fixture --json Tests/FootstepClassifierTests/Fixtures/frame-network.json
 
@@ -16,14 +15,13 @@ its classifier model as `frameNetwork`.
 and the evaluation clips), so the network learns from the stream picture exactly as the pipeline forms it
 (`FramePicture`: 16 log bands 20-400 Hz from 128 ms, 40 log bands 400-7600 Hz from 32 ms, every 10 ms, each band
 relative to its 20th percentile over the last 30 s). `train` trains the causal network of
-`frame_detector_study.py`'s run 3 (dilated 3-tap convolutions, 8 channels as shipped, 0.3 s look-ahead; the training clips
+the frame study's run 3 (docs/research.md) (dilated 3-tap convolutions, 8 channels as shipped, 0.3 s look-ahead; the training clips
 and the randomised ones, each window's clip drawn uniformly unless `--floor-weight` or `--low-snr-weight` weigh
 some clips more; positives weighted a sixteenth of what would balance the classes) and writes it with
-batch normalisation folded into the convolutions. `choose` scores fusions (rescue, veto, added onsets, company) on
-the training clips, out of fold (each fold's clips through that fold's network and the pipeline's predictions with
-the fold model without a frame network: `footstep_eval.py score --split train --analyze-option=--no-frame-network`),
-for the settings `attach` writes into the model. `folds` trains the network of every fold (and of all of them)
-and attaches each, with the shipped model's settings, to `train_folds.py`'s fold models and full.json (`make eval`).
+batch normalisation folded into the convolutions. `attach` puts a network into a model; the decision that judges
+its onsets and the detections comes after it (`frame_decision.py attach`: footstepd refuses a frame network
+without one). `folds` trains the network of every fold (and of all of them) and attaches each to
+`train_folds.py`'s fold models and full.json (`make eval`).
 """
 import argparse
 import json
@@ -31,14 +29,13 @@ import os
 import subprocess
 import sys
 import time
-from collections import defaultdict
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import frame_detector_study as study  # noqa: E402
+import frame_data  # noqa: E402
 import scoring  # noqa: E402
 import sources  # noqa: E402
 import transmission  # noqa: E402
@@ -65,7 +62,7 @@ def make_pictures(args):
             target = picture_dir(args.work, source_split, fold)
             if not os.path.isdir(gt):
                 sys.exit(f"{gt} missing: footstep_eval.py build first")
-            if os.path.isdir(target) and len(os.listdir(target)) >= len(study.clip_names(gt)):
+            if os.path.isdir(target) and len(os.listdir(target)) >= len(frame_data.clip_names(gt)):
                 continue  # every clip's picture is there (pictures do not change with the models)
             started = time.time()
             subprocess.run([dataset, "--labelled", gt, "--frame-pictures", target], check=True)
@@ -81,18 +78,18 @@ def read_picture(path):
 
 
 def load_clips(out, work, split, fold):
-    """{clip: (picture, targets, truth rows, meta)} as `frame_detector_study.load_fold`, from the pipeline's pictures."""
+    """{clip: (picture, targets, truth rows, meta)} as `frame_data.load_fold`, from the pipeline's pictures."""
     gt = os.path.join(out, split, str(fold), "gt")
-    meta = study.clip_meta(os.path.join(out, split, str(fold)))
+    meta = frame_data.clip_meta(os.path.join(out, split, str(fold)))
     clips = {}
-    for name in study.clip_names(gt):
+    for name in frame_data.clip_names(gt):
         pic = read_picture(os.path.join(picture_dir(work, split, fold), name + ".f32")).astype(np.float16)
         truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
         target = np.zeros(len(pic), dtype=np.float32)
         for onset, _, label in truth:
             if not label.startswith("other"):
-                centre = int(round(onset / study.FRAME_SECONDS))
-                target[max(0, centre - study.TARGET_FRAMES):centre + study.TARGET_FRAMES + 1] = 1
+                centre = int(round(onset / frame_data.FRAME_SECONDS))
+                target[max(0, centre - frame_data.TARGET_FRAMES):centre + frame_data.TARGET_FRAMES + 1] = 1
         clips[name] = (pic, target, truth, meta.get(name, {}))
     return clips
 
@@ -118,8 +115,7 @@ def export(net, lookahead=LOOKAHEAD):
     return dict(pictureVersion=PICTURE_VERSION, bands=BANDS, pictureScale=SCALE, lookahead=lookahead,
                 convolutions=convolutions,
                 output=dict(weights=[out.weight.detach().double().numpy().ravel().tolist()],
-                            biases=out.bias.detach().double().numpy().tolist(), activation="linear"),
-                rescue=1.0, veto=0.0)
+                            biases=out.bias.detach().double().numpy().tolist(), activation="linear"))
 
 
 def forward(frame, pic):
@@ -154,16 +150,16 @@ def train(args):
         for split in ("train", "train-randomised") + (("train-negatives",) if args.negatives else ()):
             training.update({f"{split}/{k}/{n}": v for n, v in load_clips(args.out, args.work, split, k).items()})
     print(f"fold {args.fold}: {len(training)} training clips", flush=True)
-    clip_p = study.sampling_weights([meta for _, _, _, meta in training.values()], floor_weights,
+    clip_p = frame_data.sampling_weights([meta for _, _, _, meta in training.values()], floor_weights,
                                     args.low_snr_weight)
-    net, steps = study.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches,
+    net, steps = frame_data.train(training, None, args.seed, args.positive_share, LOOKAHEAD, batches=args.batches,
                              channels=args.channels, dilations=tuple(args.dilations),
                              distractor_weight=args.distractor_weight, clip_p=clip_p)
     print(f"fold {args.fold}: trained {steps} batches", flush=True)
     frame = export(net)
     # The exported network must be the trained one: compare on a training clip.
     pic = next(iter(training.values()))[0][:3000]
-    gap = np.abs(forward(frame, pic) - study.probabilities(net, pic, LOOKAHEAD)).max()
+    gap = np.abs(forward(frame, pic) - frame_data.probabilities(net, pic, LOOKAHEAD)).max()
     if gap > 1e-4:
         sys.exit(f"the exported network differs from the trained one by {gap:.2g}")
     with open(args.json, "w") as f:
@@ -186,49 +182,6 @@ def parse_floor_weights(items):
     return weights
 
 
-RESCUES = (None, 0.8, 0.7, 0.6, 0.5, 0.4)
-VETOES = (None, 0.1, 0.2)
-ADDS = (None, 0.7, 0.5)
-COMPANIES = (None, 1.0, 1.5, 2.0)
-
-
-def fusions():
-    """Every (rescue, veto, add, company) `choose` scores; company only where something is rescued or added."""
-    for rescue in RESCUES:
-        for veto in VETOES:
-            for add in ADDS:
-                for company in COMPANIES:
-                    if company is None or rescue is not None or add is not None:
-                        yield rescue, veto, add, company
-
-
-def choose(args):
-    """Fusions (`frame_detector_study.fused_claims`: rescue, veto, added onsets, company) scored on the training
-    clips, out of fold."""
-    tallies = defaultdict(scoring.Tally)
-    settings = list(fusions())
-    for k in FOLDS:
-        with open(os.path.join(args.frames, f"frame-{k}.json")) as f:
-            frame = json.load(f)
-        gt = os.path.join(args.out, "train", str(k), "gt")
-        meta = study.clip_meta(os.path.join(args.out, "train", str(k)))
-        started = time.time()
-        for name in study.clip_names(gt):
-            prob = forward(frame, read_picture(os.path.join(picture_dir(args.work, "train", k), name + ".f32")))
-            truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
-            rows = study.pipeline_rows(args.predictions, k, k, name)
-            seconds = len(prob) * study.FRAME_SECONDS
-            for rescue, veto, add, company in settings:
-                claims = study.fused_claims(rows, prob, rescue=rescue, veto=veto, add=add, company=company)
-                for g in ("all", meta.get(name, {}).get("scenario", "?")):
-                    tallies[(rescue, veto, add, company, g)].add_clip(truth, claims, seconds)
-        print(f"fold {k}: {time.time() - started:.0f} s", file=sys.stderr, flush=True)
-    groups = sorted({key[-1] for key in tallies})
-    for setting in settings:
-        label = ", ".join(f"{n} {v}" for n, v in zip(("rescue", "veto", "add", "company"), setting))
-        print(f"{label}: " + study.figure_cells(tallies, setting, groups), flush=True)
-
-
 def fixture(seed=20261128, frames=240):
     """A small random network of the shipped shape's kinds (a first convolution, residual dilated ones, one output),
     a random picture and `forward`'s probabilities: `FrameStepNetworkTests` checks the Swift network against it."""
@@ -242,7 +195,7 @@ def fixture(seed=20261128, frames=240):
     frame = dict(pictureVersion=PICTURE_VERSION, bands=BANDS, pictureScale=SCALE, lookahead=3,
                  convolutions=convolutions,
                  output=dict(weights=[rng.normal(0, 0.5, channels).round(6).tolist()], biases=[-0.5],
-                             activation="linear"), rescue=0.5, veto=0.1)
+                             activation="linear"))
     pic = rng.normal(5, 8, (frames, BANDS)).clip(-10, 60).round(3)
     return dict(network=frame, picture=pic.ravel().tolist(), probabilities=forward(frame, pic).round(7).tolist())
 
@@ -250,12 +203,6 @@ def fixture(seed=20261128, frames=240):
 def attach(args):
     with open(args.frame) as f:
         frame = json.load(f)
-    frame["rescue"], frame["veto"] = args.rescue, args.veto
-    for key in ("add", "company"):
-        if getattr(args, key) is not None:
-            frame[key] = getattr(args, key)
-        else:
-            frame.pop(key, None)
     with open(args.model) as f:
         model = json.load(f)
     # What was fitted to the pipeline with the previous network no longer describes it.
@@ -267,27 +214,14 @@ def attach(args):
     model["frameNetwork"] = frame
     with open(args.model, "w") as f:
         json.dump(model, f, separators=(",", ":"))
-    extra = (f", add {args.add}" if args.add is not None else "") + (
-        f", company {args.company} s" if args.company is not None else "")
-    print(f"{args.model}: frame network attached (rescue {args.rescue}, veto {args.veto}{extra})")
+    print(f"{args.model}: frame network attached")
     if stale:
         print(f"  removed, fitted with the previous network: {' and '.join(stale)}; fit them again")
 
 
-def shipped_settings():
-    """The fusion settings (rescue, veto, add, company) of the shipped model's frame network: their one home."""
-    with open(os.path.join(sources.ROOT, "Sources", "FootstepClassifier", "Resources", "footstep-model.json")) as f:
-        frame = json.load(f).get("frameNetwork")
-    if frame is None:
-        sys.exit("the shipped model has no frame network to take the fusion settings from: choose them "
-                 "(frame_network.py choose) and write them with attach")
-    return frame["rescue"], frame["veto"], frame.get("add"), frame.get("company")
-
-
 def folds(args):
-    """A network per held-out fold (and one on every fold) put into the fold models `train_folds.py` wrote, with
-    the shipped model's fusion settings, so that `footstep_eval.py score` scores what ships."""
-    rescue, veto, add, company = shipped_settings()
+    """A network per held-out fold (and one on every fold) put into the fold models `train_folds.py` wrote, so
+    that `footstep_eval.py score` scores what ships (once `frame_decision.py attach` has added each decision)."""
     splits = ("train", "train-randomised", "eval") + (("train-negatives",) if args.negatives else ())
     missing = [split for split in splits if not all(os.path.isdir(picture_dir(args.work, split, k)) for k in FOLDS)]
     if missing:
@@ -302,10 +236,10 @@ def folds(args):
                                  dilations=args.dilations, distractor_weight=args.distractor_weight,
                                  floor_weight=args.floor_weight, low_snr_weight=args.low_snr_weight,
                                  negatives=args.negatives))
-        attach(argparse.Namespace(frame=frame, model=model, rescue=rescue, veto=veto, add=add, company=company))
+        attach(argparse.Namespace(frame=frame, model=model))
 
 
-# How often a training window comes from each kind of clip (`frame_detector_study.sampling_weights`): uniformly
+# How often a training window comes from each kind of clip (`frame_data.sampling_weights`): uniformly
 # by default, as the shipped networks are trained (docs/evaluation.md, *A learned frame detector*, has what
 # drawing the hard floors and low-SNR clips more often measures).
 FLOOR_WEIGHTS = []
@@ -337,32 +271,24 @@ def main():
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
     p.add_argument("--channels", type=int, default=8, help="convolution width (the cost is about its square)")
-    p.add_argument("--dilations", type=int, nargs="+", default=list(study.DILATIONS),
+    p.add_argument("--dilations", type=int, nargs="+", default=list(frame_data.DILATIONS),
                    help="one residual block per dilation (frames); the network sees 3 + 2·their sum frames back")
     p.add_argument("--distractor-weight", type=float, default=1.0,
                    help="the loss's weight on the frames within 50 ms of a distractor's onset (others 1)")
     sampling_options(p)
-    p = commands.add_parser("folds", help="train a network per fold and put it, with the shipped model's settings, "
-                                          "into each fold model and full.json in --models")
+    p = commands.add_parser("folds", help="train a network per fold and put it into each fold model and full.json "
+                                          "in --models")
     p.add_argument("--models", required=True, help="train_folds.py's fold-K.json and full.json")
     p.add_argument("--batches", type=int, default=1200)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--positive-share", type=float, default=0.0625)
     p.add_argument("--channels", type=int, default=8)
-    p.add_argument("--dilations", type=int, nargs="+", default=list(study.DILATIONS))
+    p.add_argument("--dilations", type=int, nargs="+", default=list(frame_data.DILATIONS))
     p.add_argument("--distractor-weight", type=float, default=1.0)
     sampling_options(p)
-    p = commands.add_parser("choose")
-    p.add_argument("--predictions", required=True, help="the pipeline's predictions on the training clips")
-    p.add_argument("--frames", required=True, help="directory with frame-K.json")
     p = commands.add_parser("attach")
     p.add_argument("--frame", required=True)
     p.add_argument("--model", required=True)
-    p.add_argument("--rescue", type=float, required=True)
-    p.add_argument("--veto", type=float, required=True)
-    p.add_argument("--add", type=float, help="the network's own onsets at least this with no detection near become footsteps")
-    p.add_argument("--company", type=float,
-                   help="seconds within which a rescued or added footstep needs one of the pipeline's own footsteps")
     p = commands.add_parser("fixture", help="write FrameStepNetworkTests' fixture")
     p.add_argument("--json", required=True)
     p = commands.add_parser("probabilities")
@@ -375,8 +301,6 @@ def main():
         train(args)
     elif args.command == "folds":
         folds(args)
-    elif args.command == "choose":
-        choose(args)
     elif args.command == "attach":
         attach(args)
     elif args.command == "fixture":

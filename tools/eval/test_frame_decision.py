@@ -74,32 +74,5 @@ class NetworkBeatTests(unittest.TestCase):
         self.assertAlmostEqual(beats[1.0], 0.6, places=6)  # a network onset: 1.6 and 2.2 s after it
 
 
-class SecondLookTests(unittest.TestCase):
-    def test_beat_miss_as_frame_decision_swift_computes_it(self):
-        # FrameStepNetworkTests.theBeatMissIsTheNearestContinuationOverTheInterval: the same cases.
-        self.assertAlmostEqual(decision.beat_miss(1.0, np.array([0.45, 0.0])), 0.1 / 0.55, places=12)
-        self.assertEqual(decision.beat_miss(1.0, np.array([0.5, 1.5])), 0.0)
-        self.assertEqual(decision.beat_miss(1.0, np.array([0.9, 2.5])), 1.0)
-        self.assertEqual(decision.beat_miss(1.0, np.array([])), 1.0)
-
-    def test_the_first_looks_around_a_candidate(self):
-        base = [0.0] * len(decision.NAMES)
-        found = [(1.0, base, True), (1.5, base, True), (2.0, base, False), (3.1, base, True), (1.02, base, False)]
-        first = np.array([0.9, 0.6, 0.2, 0.7, 0.8])
-        rows = decision.second_features(found, first)
-        self.assertEqual(len(rows[0]), len(decision.SECOND_NAMES))
-        at_one = dict(zip(decision.SECOND_NAMES, rows[0]))
-        # 1.02 s is the candidate itself (within 50 ms); 1.5 and 2.0 s lie within 2 s, 3.1 s does not.
-        self.assertEqual(at_one["first_look"], 0.9)
-        self.assertEqual(at_one["first_look_footsteps_2s"], 1)
-        self.assertAlmostEqual(at_one["first_look_mean_2s"], 0.4)
-        # Its only footstep neighbour (1.5 s) has no further one on the beat (2.0 s is not a footstep).
-        self.assertEqual(at_one["first_look_beat_miss"], 1.0)
-        at_two = dict(zip(decision.SECOND_NAMES, rows[2]))
-        # 1.0, 1.5 and 1.02 s are footsteps within 2 s of 2.0 s (3.1 s is 1.1 s away: a footstep too).
-        self.assertEqual(at_two["first_look_footsteps_2s"], 4)
-        self.assertEqual(at_two["first_look_beat_miss"], 0.0)  # 1.5 s back, 1.0 s before it
-
-
 if __name__ == "__main__":
     unittest.main()

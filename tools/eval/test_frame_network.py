@@ -27,7 +27,7 @@ def one_band_network(weights, bias, dilation=1, residual_weight=None, lookahead=
         convolutions.append(dict(inputs=1, outputs=1, dilation=1, weights=[0, 0, residual_weight], biases=[0],
                                  residual=True))
     return dict(pictureVersion=1, bands=bands, pictureScale=1.0, lookahead=lookahead, convolutions=convolutions,
-                output=dict(weights=[[1.0]], biases=[0.0], activation="linear"), rescue=0.5, veto=0.1)
+                output=dict(weights=[[1.0]], biases=[0.0], activation="linear"))
 
 
 def picture(values):
@@ -76,40 +76,31 @@ class PictureFileTests(unittest.TestCase):
 
 class AttachTests(unittest.TestCase):
     @staticmethod
-    def attach_args(d, model, **settings):
+    def attach_args(d, model):
         """`attach`'s arguments for a one-band network and `model` written into directory `d`."""
         frame_path, model_path = os.path.join(d, "frame.json"), os.path.join(d, "model.json")
         with open(frame_path, "w") as f:
             json.dump(one_band_network([0, 0, 1], 0), f)
         with open(model_path, "w") as f:
             json.dump(model, f)
-        return type("Args", (), dict(frame=frame_path, model=model_path, **settings))
+        return type("Args", (), dict(frame=frame_path, model=model_path))
 
-    def test_the_network_and_its_thresholds_go_into_the_model(self):
+    def test_the_network_goes_into_the_model(self):
         with tempfile.TemporaryDirectory() as d:
-            args = self.attach_args(d, dict(format="footstepd-event-classifier", temperature=1.5), rescue=0.7,
-                                    veto=0.2, add=0.5, company=1.5)
+            args = self.attach_args(d, dict(format="footstepd-event-classifier", temperature=1.5))
             model_path = args.model
-            frame_network.attach(args)
+            with contextlib.redirect_stdout(io.StringIO()):
+                frame_network.attach(args)
             with open(model_path) as f:
                 model = json.load(f)
             self.assertEqual(model["temperature"], 1.5)
-            self.assertEqual((model["frameNetwork"]["rescue"], model["frameNetwork"]["veto"]), (0.7, 0.2))
-            self.assertEqual((model["frameNetwork"]["add"], model["frameNetwork"]["company"]), (0.5, 1.5))
             self.assertEqual(model["frameNetwork"]["bands"], frame_network.BANDS)
-            # Attached again without them, the model's network adds none and needs no company.
-            args.add = args.company = None
-            frame_network.attach(args)
-            with open(model_path) as f:
-                frame = json.load(f)["frameNetwork"]
-            self.assertNotIn("add", frame)
-            self.assertNotIn("company", frame)
+            self.assertEqual(model["frameNetwork"]["convolutions"][0]["dilation"], 1)
 
     def test_a_new_network_drops_the_decision_and_calibration_fitted_with_the_old(self):
         with tempfile.TemporaryDirectory() as d:
             args = self.attach_args(d, dict(temperature=1.5, frameNetwork=dict(decision=dict(threshold=0.5)),
-                                            confidenceCalibration=dict(curves=[])),
-                                    rescue=0.7, veto=0.2, add=None, company=None)
+                                            confidenceCalibration=dict(curves=[])))
             model_path = args.model
             with contextlib.redirect_stdout(io.StringIO()) as said:
                 frame_network.attach(args)

@@ -68,7 +68,7 @@ class TrainingRowsTests(unittest.TestCase):
 
 @unittest.skipIf(train_folds is None, "tools/eval needs numpy")
 class InstallGateTests(unittest.TestCase):
-    NETWORK = {"convolutions": [{"outputs": 8}], "rescue": 0.8, "veto": 0.1}
+    NETWORK = {"convolutions": [{"outputs": 8}], "decision": {"threshold": 0.5}}
 
     def run_gate(self, per_hour, new=None, old=None):
         """(the installed model afterwards, the exit message or None)."""
@@ -98,7 +98,7 @@ class InstallGateTests(unittest.TestCase):
         self.assertEqual(installed, {"model": "new", "frameNetwork": self.NETWORK})
 
     def test_a_model_with_its_own_frame_network_keeps_it(self):
-        own = dict(self.NETWORK, rescue=0.6)
+        own = dict(self.NETWORK, decision={"threshold": 0.6})
         installed, _ = self.run_gate(0, new={"model": "new", "frameNetwork": own})
         self.assertEqual(installed["frameNetwork"], own)
 

@@ -38,7 +38,7 @@ EVAL = os.path.join(os.path.dirname(HERE), "eval")
 sys.path.insert(0, EVAL)
 
 import footstep_eval  # noqa: E402
-import frame_detector_study as study  # noqa: E402
+import frame_data  # noqa: E402
 import frame_network  # noqa: E402
 import scoring  # noqa: E402
 import sources  # noqa: E402
@@ -67,8 +67,8 @@ def targets(truth, frames):
     other = np.zeros(frames, dtype=np.float32)
     kind = np.full(frames, -1, dtype=np.int64)
     for onset, _, label in truth:
-        centre = int(round(onset / study.FRAME_SECONDS))
-        lo, hi = max(0, centre - study.TARGET_FRAMES), min(frames, centre + study.TARGET_FRAMES + 1)
+        centre = int(round(onset / frame_data.FRAME_SECONDS))
+        lo, hi = max(0, centre - frame_data.TARGET_FRAMES), min(frames, centre + frame_data.TARGET_FRAMES + 1)
         if label.startswith("other"):
             other[lo:hi] = 1
         elif label in TYPES:
@@ -80,9 +80,9 @@ def targets(truth, frames):
 def load(out, work, split, fold):
     """{name: (picture, step, other, kind, truth, meta)} of a split's fold."""
     gt = os.path.join(out, split, str(fold), "gt")
-    meta = study.clip_meta(os.path.join(out, split, str(fold)))
+    meta = frame_data.clip_meta(os.path.join(out, split, str(fold)))
     clips = {}
-    for name in study.clip_names(gt):
+    for name in frame_data.clip_names(gt):
         pic = frame_network.read_picture(os.path.join(frame_network.picture_dir(work, split, fold), name + ".f32"))
         truth = scoring.read_truth(os.path.join(gt, name + ".csv"))
         clips[name] = (pic.astype(np.float16), *targets(truth, len(pic)), truth, meta.get(name, {}))
@@ -105,9 +105,9 @@ def train(args):
     rng = np.random.default_rng(args.seed)
     clip_p = clip_shares(np.array(negative), args.negative_share)
     negatives = np.flatnonzero(negative)
-    net = study.network(args.seed, causal=True, channels=args.channels, dilations=DILATIONS, outputs=2 + len(TYPES))
+    net = frame_data.network(args.seed, causal=True, channels=args.channels, dilations=DILATIONS, outputs=2 + len(TYPES))
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3)
-    lead = study.receptive_frames(DILATIONS)
+    lead = frame_data.receptive_frames(DILATIONS)
     window = 600 + lead + LOOKAHEAD
     step_share = np.mean(np.concatenate([c[1] for c in clips]))
     other_share = np.mean(np.concatenate([c[2] for c in clips]))
@@ -214,7 +214,7 @@ def load_model(work, fold):
     import torch
 
     saved = torch.load(model_path(work, fold))
-    net = study.network(0, causal=True, channels=saved["channels"], dilations=tuple(saved["dilations"]),
+    net = frame_data.network(0, causal=True, channels=saved["channels"], dilations=tuple(saved["dilations"]),
                         outputs=2 + len(TYPES))
     net.load_state_dict(saved["state"])
     net.eval()
@@ -238,7 +238,7 @@ def predict(net, pic):
 
 def postprocess(step, types, settings):
     """Rows (onset s, label, confidence) from a clip's probabilities (`Settings`)."""
-    gap = max(1, int(round(settings.min_gap / study.FRAME_SECONDS)))
+    gap = max(1, int(round(settings.min_gap / frame_data.FRAME_SECONDS)))
     padded = np.pad(step, gap, constant_values=-1)
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * gap + 1)
     index = np.flatnonzero((step >= settings.threshold) & (step >= windows.max(axis=1)))
@@ -247,7 +247,7 @@ def postprocess(step, types, settings):
     index = index[keep]
     scores = [types[max(0, i - 2):i + 3].mean(axis=0) for i in index]
     if settings.bout_vote and len(index):
-        bouts = np.cumsum(np.concatenate([[0], np.diff(index) * study.FRAME_SECONDS > settings.bout_gap]))
+        bouts = np.cumsum(np.concatenate([[0], np.diff(index) * frame_data.FRAME_SECONDS > settings.bout_gap]))
         for b in np.unique(bouts):
             members = np.flatnonzero(bouts == b)
             vote = np.mean([scores[m] for m in members], axis=0)
@@ -256,7 +256,7 @@ def postprocess(step, types, settings):
     rows = []
     for i, score in zip(index, scores):
         p = float(step[i])
-        rows.append((i * study.FRAME_SECONDS, TYPES[int(np.argmax(score))] if p >= settings.unknown_below else "unknown",
+        rows.append((i * frame_data.FRAME_SECONDS, TYPES[int(np.argmax(score))] if p >= settings.unknown_below else "unknown",
                      p))
     return rows
 
