@@ -8,8 +8,7 @@ tools/requirements-train.txt) on first use and re-runs itself there. The trainin
 training clips (real recordings of folds 0-3, tools/eval/footstep_eval.py build;
 never the lockbox) and the built-in synthesizer's scenarios, both through the
 real detector (`footstep-dataset`). The model is gradient-boosted trees
-(scikit-learn's HistGradientBoostingClassifier; `--model mlp` for a
-one-hidden-layer MLP over standardised features), optionally averaged with a
+(scikit-learn's HistGradientBoostingClassifier over standardised features), optionally averaged with a
 small convolutional network over the event's picture (`--picture-network`,
 tools/eval/picture_network.py), with temperature scaling fitted on
 out-of-fold predictions. Everything is seeded: the same repository
@@ -72,17 +71,8 @@ def load(path):
 
 
 def logits(model, Xs):
-    import numpy as np
-    if hasattr(model, "_predictors"):
-        return model.decision_function(Xs)
-    if hasattr(model, "coefs_"):
-        h = Xs
-        for i, (W, b) in enumerate(zip(model.coefs_, model.intercepts_)):
-            h = h @ W + b
-            if i < len(model.coefs_) - 1:
-                h = np.maximum(h, 0)
-        return h
-    return Xs @ model.coef_.T + model.intercept_
+    """The trees' five logits for the standardised rows `Xs`."""
+    return model.decision_function(Xs)
 
 
 def softmax(z):
@@ -217,16 +207,9 @@ def tree_logits(ensemble, X):
 
 
 def write_model(path, model, names, mean, scale, temperature, training, validation, network=None):
-    """Writes the model file FootstepModel reads (an sklearn HistGradientBoostingClassifier,
-    MLPClassifier or LogisticRegression, and the picture network's section when there is one)."""
-    trees = None
-    if hasattr(model, "_predictors"):
-        layers, trees = [], export_trees(model)
-    elif hasattr(model, "coefs_"):
-        layers = [{"weights": W.T.tolist(), "biases": b.tolist(), "activation": "relu" if i < len(model.coefs_) - 1 else "linear"}
-                  for i, (W, b) in enumerate(zip(model.coefs_, model.intercepts_))]
-    else:
-        layers = [{"weights": model.coef_.tolist(), "biases": model.intercept_.tolist(), "activation": "linear"}]
+    """Writes the model file FootstepModel reads (an sklearn HistGradientBoostingClassifier, and the picture
+    network's section when there is one)."""
+    trees = export_trees(model)
     feature_version = int(subprocess.check_output(
         ["grep", "-oP", r"static let version = \K[0-9]+",
          os.path.join(ROOT, "Sources", "FootstepClassifier", "EventFeatures.swift")]).decode().strip())
@@ -239,8 +222,7 @@ def write_model(path, model, names, mean, scale, temperature, training, validati
         "features": names,
         "means": mean.tolist(),
         "scales": scale.tolist(),
-        "layers": layers,
-        **({"trees": trees} if trees else {}),
+        "trees": trees,
         **({"network": network} if network else {}),
         "temperature": temperature,
         "validation": validation,

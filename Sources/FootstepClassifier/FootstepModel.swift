@@ -2,11 +2,10 @@ import Foundation
 import FootstepDSP
 
 /// The classifier's model file (`Resources/footstep-model.json`, written by
-/// `tools/train_classifier.py`): standardisation, then either a small dense
-/// network (logistic regression is one linear layer) or gradient-boosted
-/// trees (`trees`, with `layers` empty), optionally a picture network
-/// (`network`) averaged with them, a softmax temperature and, optionally,
-/// the bout typer.
+/// `tools/train_classifier.py`): standardisation, then gradient-boosted trees
+/// (`trees`), optionally a picture network (`network`) averaged with them, a
+/// softmax temperature and, optionally, the bout typer, the frame network with
+/// its decision and the confidence calibration.
 public struct FootstepModel: Sendable, Codable {
     /// One dense layer: `weights[out][in]`, `biases[out]`, then the activation.
     public struct Layer: Sendable, Codable {
@@ -24,7 +23,7 @@ public struct FootstepModel: Sendable, Codable {
 
     /// The picture network (`PictureNetwork`): it scores the event's picture
     /// and features as footstep or not, and moves the footstep classes'
-    /// logits by `weight` × (its log-odds − the trees' or layers' log-odds of
+    /// logits by `weight` × (its log-odds − the trees' log-odds of
     /// any footstep), keeping how they share a footstep between the types.
     public struct Network: Sendable, Codable {
         /// A 3×3 convolution: `weights` in `[out][in][ky][kx]` order (PyTorch's), flattened.
@@ -167,9 +166,9 @@ public struct FootstepModel: Sendable, Codable {
     public var features: [String]
     public var means: [Double]
     public var scales: [Double]
-    /// The network's layers; empty when the model is `trees`.
-    public var layers: [Layer]
-    /// The tree ensemble, over the standardised features; nil for a network.
+    /// The tree ensemble, over the standardised features. A model file must
+    /// have it (`validate()`); optional here only so that a file without it
+    /// (an old network model) gets a clear error rather than a decoding one.
     public var trees: TreeEnsemble?
     /// The picture network; nil when the features alone decide.
     public var network: Network?
@@ -262,15 +261,11 @@ public struct FootstepModel: Sendable, Codable {
         guard temperature.isFinite, temperature > 0 else {
             throw .modelInvalid(path: path, reason: "temperature must be positive")
         }
-        if let trees {
-            guard layers.isEmpty else {
-                throw .modelInvalid(path: path, reason: "a model has layers or trees, not both")
-            }
-            if let problem = trees.validate(features: features.count, classes: classes.count) {
-                throw .modelInvalid(path: path, reason: problem)
-            }
-        } else {
-            try validateLayers(path: path)
+        guard let trees else {
+            throw .modelInvalid(path: path, reason: "the model has no trees (its event model). Retrain with tools/train_classifier.py")
+        }
+        if let problem = trees.validate(features: features.count, classes: classes.count) {
+            throw .modelInvalid(path: path, reason: problem)
         }
         if let network {
             try validate(network, path: path)
@@ -368,22 +363,6 @@ public struct FootstepModel: Sendable, Codable {
         }
         guard !network.dense.isEmpty, inputs == 1 else {
             throw .modelInvalid(path: path, reason: "the network's last layer must have one output")
-        }
-    }
-
-    /// Checks that the layers chain from the features to one output per class.
-    private func validateLayers(path: String) throws(ClassifierError) {
-        var inputs = features.count
-        for (index, layer) in layers.enumerated() {
-            guard layer.weights.count == layer.biases.count, layer.weights.allSatisfy({ $0.count == inputs }),
-                ["relu", "linear"].contains(layer.activation)
-            else {
-                throw .modelInvalid(path: path, reason: "layer \(index) has the wrong shape or activation")
-            }
-            inputs = layer.biases.count
-        }
-        guard !layers.isEmpty, inputs == classes.count else {
-            throw .modelInvalid(path: path, reason: "the last layer must have \(classes.count) outputs")
         }
     }
 }

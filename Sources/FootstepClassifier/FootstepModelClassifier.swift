@@ -28,14 +28,11 @@ public struct FootstepModelClassifier: EventClassifier {
     private let means: [Double]
     private let scales: [Double]
     private let temperature: Double
-    /// Flattened layers: weights row-major [out][in].
-    private let weights: [[Double]]
-    private let biases: [[Double]]
-    private let relu: [Bool]
-    /// The model's trees, when it is an ensemble instead of a network.
-    private let trees: FlatTreeEnsemble?
-    /// The standardised features, then each layer's outputs; the last holds the logits.
-    private var activations: [[Double]]
+    /// The model's trees, flattened.
+    private let trees: FlatTreeEnsemble
+    /// The standardised features of the last event, and the trees' logits for it (one a class).
+    private var standardised: [Double]
+    private var logits: [Double]
     private var picture = EventPicture()
     private var network: PictureNetwork?
     private let networkWeight: Double
@@ -57,14 +54,10 @@ public struct FootstepModelClassifier: EventClassifier {
         means = model.means
         scales = model.scales
         temperature = model.temperature
-        weights = model.layers.map { $0.weights.flatMap { $0 } }
-        biases = model.layers.map(\.biases)
-        relu = model.layers.map { $0.activation == "relu" }
-        trees = model.trees.map(FlatTreeEnsemble.init)
-        let widths = model.trees == nil ? model.layers.map(\.biases.count) : [FootstepModel.classNames.count]
-        activations = [[Double](repeating: 0, count: model.features.count)] + widths.map {
-            [Double](repeating: 0, count: $0)
-        }
+        // `validate()` has checked the trees are there.
+        trees = FlatTreeEnsemble(model.trees!)
+        standardised = [Double](repeating: 0, count: model.features.count)
+        logits = [Double](repeating: 0, count: FootstepModel.classNames.count)
         probabilities = [Double](repeating: 0, count: FootstepModel.classNames.count)
         network = model.network.map { PictureNetwork(model: $0, features: model.features.count) }
         networkWeight = model.network?.weight ?? 0
@@ -92,29 +85,18 @@ public struct FootstepModelClassifier: EventClassifier {
         precondition(features.count == means.count)
         for i in 0..<features.count {
             let value = features[i].isFinite ? features[i] : 0
-            activations[0][i] = (value - means[i]) / scales[i]
+            standardised[i] = (value - means[i]) / scales[i]
         }
-        if let trees { trees.logits(activations[0], into: &activations[1]) }
-        for layer in 0..<weights.count {
-            let inputs = activations[layer].count
-            let outputs = biases[layer].count
-            for o in 0..<outputs {
-                var sum = biases[layer][o]
-                let row = o * inputs
-                for i in 0..<inputs { sum += weights[layer][row + i] * activations[layer][i] }
-                activations[layer + 1][o] = relu[layer] ? max(0, sum) : sum
-            }
-        }
-        let logits = activations.count - 1
+        trees.logits(standardised, into: &logits)
         if network != nil, let picture {
-            fuse(picture: picture, logits: logits)
+            fuse(picture: picture)
         }
         // Softmax with temperature.
         var largest = -Double.infinity
-        for value in activations[logits] { largest = max(largest, value / temperature) }
+        for value in logits { largest = max(largest, value / temperature) }
         var total = 0.0
         for k in 0..<probabilities.count {
-            let e = exp(activations[logits][k] / temperature - largest)
+            let e = exp(logits[k] / temperature - largest)
             probabilities[k] = e
             total += e
         }
@@ -127,17 +109,16 @@ public struct FootstepModelClassifier: EventClassifier {
     }
 
     /// Moves the four footstep logits by `networkWeight` × (the network's footstep log-odds − the model's).
-    private mutating func fuse(picture: [Float], logits: Int) {
-        // Read in place: a copy of the row would be copied again when it is written below.
+    private mutating func fuse(picture: [Float]) {
         var largest = -Double.infinity
-        for k in 0..<4 { largest = max(largest, activations[logits][k]) }
+        for k in 0..<4 { largest = max(largest, logits[k]) }
         var footsteps = 0.0
-        for k in 0..<4 { footsteps += exp(activations[logits][k] - largest) }
-        let modelOdds = largest + log(footsteps) - activations[logits][4]
-        let networkOdds = network!.logit(picture: picture, features: activations[0])
+        for k in 0..<4 { footsteps += exp(logits[k] - largest) }
+        let modelOdds = largest + log(footsteps) - logits[4]
+        let networkOdds = network!.logit(picture: picture, features: standardised)
         guard networkOdds.isFinite else { return }
         let shift = networkWeight * (networkOdds - modelOdds)
-        for k in 0..<4 { activations[logits][k] += shift }
+        for k in 0..<4 { logits[k] += shift }
     }
 
     /// The decision rule on calibrated probabilities (stomping, heel_strike, shuffling, running, other).

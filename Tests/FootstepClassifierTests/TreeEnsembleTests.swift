@@ -16,7 +16,6 @@ import Testing
 
     static func model(_ trees: [TreeEnsemble.Tree], baseline: [Double] = [0, 0, 0, 0, 0]) throws -> FootstepModel {
         var model = try FootstepModel.bundled()
-        model.layers = []
         model.trees = TreeEnsemble(baseline: baseline, trees: trees)
         model.temperature = 1
         return model
@@ -88,7 +87,6 @@ import Testing
     @Test func theShippedModelIsAnEnsembleThatSeparatesItsClasses() throws {
         let model = try FootstepModel.bundled()
         let trees = try #require(model.trees)
-        #expect(model.layers.isEmpty)
         #expect(Set(trees.trees.map(\.output)) == Set(0..<5), "every class has trees")
     }
 
@@ -117,12 +115,15 @@ import Testing
         }
         #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: Self.model([Self.stump()], baseline: [0, 0])) }
         #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: Self.model([])) }
-        // Layers and trees together are not a model.
-        var both = try Self.model([Self.stump()])
-        both.layers = [
-            .init(weights: Array(repeating: Array(repeating: 0, count: EventFeatures.count), count: 5), biases: [0, 0, 0, 0, 0], activation: "linear")
-        ]
-        #expect(throws: ClassifierError.self) { try FootstepModelClassifier(model: both) }
+        // A model without trees (a dense network, as models once were) is refused, saying how to retrain.
+        var network = try Self.model([Self.stump()])
+        network.trees = nil
+        #expect {
+            try FootstepModelClassifier(model: network)
+        } throws: { error in
+            guard case let .modelInvalid(_, reason) = error as? ClassifierError else { return false }
+            return reason.contains("no trees") && reason.contains("train_classifier.py")
+        }
     }
 
     /// The model file's number arrays go through `NumberArrayDecoding`'s
@@ -152,24 +153,5 @@ import Testing
             #expect(ObjectIdentifier(type) == ObjectIdentifier(Double.self))
             #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["trees", "0", "threshold", "1"])
         }
-    }
-
-    @Test func aNetworkModelStillLoadsAndPredicts() throws {
-        // One linear layer (logistic regression) that always favours running.
-        var model = try FootstepModel.bundled()
-        model.trees = nil
-        model.temperature = 1
-        model.layers = [
-            .init(weights: Array(repeating: Array(repeating: 0, count: EventFeatures.count), count: 5), biases: [0, 0, 0, 3, 0], activation: "linear")
-        ]
-        var classifier = try FootstepModelClassifier(model: model)
-        let result = classifier.predict(features: model.means, intensity: .low)
-        #expect(result.kind == .footstep && result.type == .running)
-        #expect(abs(result.confidence - exp(3) / (exp(3) + 4)) < 1e-12)
-        // A saved model file round-trips through the loader.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("network-\(UUID()).json")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try JSONEncoder().encode(model).write(to: file)
-        #expect(try FootstepModel.load(contentsOf: file).layers.count == 1)
     }
 }

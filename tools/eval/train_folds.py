@@ -203,15 +203,10 @@ def fit(X, y, weights, args):
     scale = X.std(axis=0)
     scale[scale < 1e-6] = 1.0
     scale = np.array([float(f"{v:.7g}") for v in scale])
-    if args.model == "trees":
-        from sklearn.ensemble import HistGradientBoostingClassifier
-        model = HistGradientBoostingClassifier(max_iter=args.trees, learning_rate=args.learning_rate,
-                                               max_leaf_nodes=args.leaves, min_samples_leaf=40,
-                                               l2_regularization=1.0, early_stopping=False, random_state=args.seed)
-    else:
-        from sklearn.neural_network import MLPClassifier
-        model = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=args.alpha, max_iter=400,
-                              random_state=args.seed, tol=1e-4, early_stopping=False)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    model = HistGradientBoostingClassifier(max_iter=args.trees, learning_rate=args.learning_rate,
+                                           max_leaf_nodes=args.leaves, min_samples_leaf=40,
+                                           l2_regularization=1.0, early_stopping=False, random_state=args.seed)
     model.fit((X - mean) / scale, y, sample_weight=weights)
     return model, mean, scale
 
@@ -279,13 +274,9 @@ def parser():
     ap.add_argument("--dataset-binary", default=os.path.join(tc.ROOT, ".build", "release", "footstep-dataset"))
     ap.add_argument("--synthetic-scenarios", type=int, default=280)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--model", choices=["trees", "mlp"], default="trees",
-                    help="gradient-boosted trees (shipped) or a one-hidden-layer MLP (docs/classifier.md)")
     ap.add_argument("--trees", type=int, default=100, help="boosting rounds (one tree per class each)")
     ap.add_argument("--learning-rate", type=float, default=0.1)
     ap.add_argument("--leaves", type=int, default=15, help="leaves per tree")
-    ap.add_argument("--hidden", type=int, default=64, help="hidden units of the MLP")
-    ap.add_argument("--alpha", type=float, default=1e-2, help="L2 penalty of the MLP")
     ap.add_argument("--other-weight", type=float, default=4.0,
                     help="extra weight of `other` after class balancing (chosen on the training clips: docs/evaluation.md)")
     ap.add_argument("--picture-network", action=argparse.BooleanOptionalAction, default=True,
@@ -345,10 +336,10 @@ def main():
         fold_models[k] = (model, mean, scale, network)
         test = group == str(k)
         out_of_fold[k] = (event_logits(model, network, X[test], pictures[test], mean, scale), y[test])
-        if args.model == "trees":  # the exported walk (FootstepModel's) must give sklearn's logits
-            sample = (X[test][:2000] - mean) / scale
-            difference = np.abs(tc.tree_logits(tc.export_trees(model), sample) - model.decision_function(sample)).max()
-            assert difference < 1e-6, f"exported trees differ from the model by {difference}"
+        # The exported walk (FootstepModel's) must give sklearn's logits.
+        sample = (X[test][:2000] - mean) / scale
+        difference = np.abs(tc.tree_logits(tc.export_trees(model), sample) - model.decision_function(sample)).max()
+        assert difference < 1e-6, f"exported trees differ from the model by {difference}"
     for k in FOLDS:
         others = [j for j in FOLDS if j != k]
         temperature = tc.fit_temperature(np.vstack([out_of_fold[j][0] for j in others]),
