@@ -12,17 +12,19 @@ import Testing
 /// `tools/eval/test_slice.py`.
 @Suite struct BoutReviserTests {
     /// Running when the bout's cadence is above 2.45 steps/s, stomping when
-    /// the bout is 4 dB or more above the stream's 30th percentile, else heel strike.
+    /// the bout is more than 4 dB above the stream's 30th percentile, else
+    /// heel strike: one stump a type.
     static let model: BoutTypeModel = {
-        let count = BoutTypeModel.featureNames.count
-        func weights(_ pairs: [Int: Double]) -> [Double] { (0..<count).map { pairs[$0] ?? 0 } }
         let cadence = BoutTypeModel.featureNames.firstIndex(of: "bout_cadence_hz")!
         let rise = BoutTypeModel.featureNames.firstIndex(of: "bout_level_over_q30_db")!
+        func stump(_ output: Int, _ feature: Int, _ threshold: Double) -> TreeEnsemble.Tree {
+            TreeEnsemble.Tree(
+                output: output, feature: [feature, -1, -1], threshold: [threshold, 0, 0], left: [1, 0, 0],
+                right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -1, 5])
+        }
         return BoutTypeModel(
             classes: BoutTypeModel.classNames, features: BoutTypeModel.featureNames,
-            means: [Double](repeating: 0, count: count), scales: [Double](repeating: 1, count: count),
-            weights: [weights([rise: 1]), weights([:]), weights([:]), weights([cadence: 10])],
-            biases: [-4, 0, -100, -24.5])
+            trees: TreeEnsemble(baseline: [0, 1, 0, 0], trees: [stump(3, cadence, 2.45), stump(0, rise, 4)]))
     }()
 
     static func step(at onset: Double, laMax: Double = 60, type: FootstepType = .heelStrike, footstep: Double = 0.9)
@@ -52,27 +54,6 @@ import Testing
         #expect(revisions.map(\.onsetFrame) == run.map(\.onsetFrame))
         let walk = (0..<8).map { Self.step(at: 10 + Double($0) * 0.55) }
         #expect(Self.revisions(walk).isEmpty, "heel strikes named heel strikes are not revised")
-    }
-
-    /// The same typer as trees (the shipped typer's kind): one stump a type.
-    @Test func aTreeTyperRevisesTheSameBouts() {
-        let count = BoutTypeModel.featureNames.count
-        let cadence = BoutTypeModel.featureNames.firstIndex(of: "bout_cadence_hz")!
-        let rise = BoutTypeModel.featureNames.firstIndex(of: "bout_level_over_q30_db")!
-        func stump(_ output: Int, _ feature: Int, _ threshold: Double) -> TreeEnsemble.Tree {
-            TreeEnsemble.Tree(
-                output: output, feature: [feature, -1, -1], threshold: [threshold, 0, 0], left: [1, 0, 0],
-                right: [2, 0, 0], missingLeft: [true, false, false], value: [0, -1, 5])
-        }
-        let trees = BoutTypeModel(
-            classes: BoutTypeModel.classNames, features: BoutTypeModel.featureNames,
-            means: [Double](repeating: 0, count: count), scales: [Double](repeating: 1, count: count), weights: [],
-            biases: [], trees: TreeEnsemble(baseline: [0, 1, 0, 0], trees: [stump(3, cadence, 2.45), stump(0, rise, 4)]))
-        let run = (0..<8).map { Self.step(at: 10 + Double($0) * 0.33) }
-        let walk = (0..<8).map { Self.step(at: 10 + Double($0) * 0.55) }
-        #expect(Self.revisions(run, model: trees).map(\.type) == [FootstepType](repeating: .running, count: 8))
-        #expect(Self.revisions(walk, model: trees).isEmpty)
-        #expect(Self.revisions(run, model: trees) == Self.revisions(run))
     }
 
     /// The stage after the frame evidence types the footsteps the pipeline

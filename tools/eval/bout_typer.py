@@ -13,8 +13,7 @@ an appended revision.
 in the same order (`FEATURES`); a test pins them on one bout. The model is
 scikit-learn's gradient-boosted trees (100 rounds of one tree of at most 15
 leaves a type, balanced classes; `BoutTypePredictor` walks them in Swift),
-written into the event model's JSON as `boutTyper`. `fit_logistic` gives the
-multinomial logistic regression the typer was before, which Swift still reads.
+written into the event model's JSON as `boutTyper`.
 
     python3 tools/eval/bout_typer.py --events DIR   # out-of-fold figures from analyze --format jsonl files
 """
@@ -129,17 +128,9 @@ def labelled(events_by_clip, gt_dir):
 BOOSTER = dict(max_iter=100, max_leaf_nodes=15, learning_rate=0.1, class_weight="balanced")
 
 
-def standardisation(X):
-    """Each feature's mean and spread over X (a spread of 0 counts as 1)."""
-    mean = X.mean(axis=0)
-    scale = X.std(axis=0)
-    scale[scale < 1e-9] = 1
-    return mean, scale
-
-
 def fit(X, y, seed=7):
     """The bout typer, gradient-boosted trees, on the rows that match a true step: a `BoutTypeModel` document
-    (trees over the features as they are; the means and spreads beside them, no weights), checked against
+    (trees over the features as they are), checked against
     scikit-learn's own decision function."""
     from sklearn.ensemble import HistGradientBoostingClassifier
     keep = y != "none"
@@ -154,31 +145,12 @@ def fit(X, y, seed=7):
     gap = np.abs(train_classifier.tree_logits(trees, X) - model.decision_function(X)[:, order]).max()
     if gap > 1e-9:
         sys.exit(f"the exported bout typer differs from scikit-learn's by {gap:.2g}")
-    mean, scale = standardisation(X)
-    return dict(classes=list(TYPES), features=list(FEATURES), means=mean.tolist(), scales=scale.tolist(),
-                weights=[], biases=[], trees=trees)
-
-
-def fit_logistic(X, y, seed=7):
-    """The multinomial logistic regression on the rows that match a true step (the typer before session 54)."""
-    from sklearn.linear_model import LogisticRegression
-    keep = y != "none"
-    X, y = X[keep], y[keep]
-    mean, scale = standardisation(X)
-    model = LogisticRegression(C=0.3, class_weight="balanced", max_iter=5000, random_state=seed)
-    model.fit((X - mean) / scale, y)
-    order = [list(model.classes_).index(t) for t in TYPES]
-    return dict(classes=list(TYPES), features=list(FEATURES), means=mean.tolist(), scales=scale.tolist(),
-                weights=model.coef_[order].tolist(), biases=model.intercept_[order].tolist())
+    return dict(classes=list(TYPES), features=list(FEATURES), trees=trees)
 
 
 def predict(typer, rows):
-    """The type each row names (`BoutTypePredictor`): the trees' or the logistic regression's highest score."""
-    if typer.get("trees"):
-        logits = train_classifier.tree_logits(typer["trees"], np.asarray(rows, float))
-    else:
-        z = (rows - np.array(typer["means"])) / np.array(typer["scales"])
-        logits = z @ np.array(typer["weights"]).T + np.array(typer["biases"])
+    """The type each row names (`BoutTypePredictor`): the trees' highest score."""
+    logits = train_classifier.tree_logits(typer["trees"], np.asarray(rows, float))
     return [TYPES[k] for k in logits.argmax(axis=1)]
 
 
@@ -192,16 +164,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", required=True, help="DIR with fold-K.jsonl (model K on fold K's training clips)")
     ap.add_argument("--out", default="/tmp/footstep-eval")
-    ap.add_argument("--logistic", action="store_true", help="the logistic regression instead of the trees")
     args = ap.parse_args()
-    fitter = fit_logistic if args.logistic else fit
     data = {}
     for k in range(4):
         data[k] = labelled(load_jsonl(os.path.join(args.events, f"fold-{k}.jsonl")),
                            os.path.join(args.out, "train", str(k), "gt"))
     before, after = scoring.Tally(), scoring.Tally()
     for k in range(4):
-        typer = fitter(np.vstack([data[j][0] for j in data if j != k]),
+        typer = fit(np.vstack([data[j][0] for j in data if j != k]),
                        np.concatenate([data[j][1] for j in data if j != k]))
         for name, truth, steps, rows in data[k][2]:
             live = [(e["onset_s"], "footstep" if e["type"] == "unknown" else e["type"]) for e in steps]
