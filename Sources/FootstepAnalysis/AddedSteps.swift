@@ -2,7 +2,7 @@ import Glibc
 import FootstepDSP
 
 /// The frame step network's own onsets, for the steps it hears where the
-/// onset detector found nothing (`FrameEvidence`'s `add`).
+/// onset detector found nothing (`FrameEvidence`'s candidates besides the detections).
 ///
 /// An onset is a frame whose probability is at least `threshold` and the
 /// highest within `radius` hops (60 ms) either side, unless another such
@@ -10,7 +10,7 @@ import FootstepDSP
 /// Each is measured from the levels of the hops after it while they are at
 /// hand (its A- and C-weighted maxima, exposure, peak and length over at
 /// most `measuredHops`), then waits here until `FrameEvidence` has heard
-/// whether the detector found it and whether it has company. An onset whose
+/// whether the detector found it and its decision has judged it. An onset whose
 /// peak is below the onset detector's `minimumPeakDBFS` is not an impact.
 ///
 /// Storage is reserved in `init`; nothing allocates per hop.

@@ -32,13 +32,12 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// memory and sure-company rules). Off only to measure what they change.
     public var memory = true
     /// Let the model's frame step network, when it has one, revise the labels
-    /// (`FrameEvidence`: a step it hears makes a detection a footstep, no step
-    /// makes a footstep `other`, and it adds the steps it hears where the
-    /// detector found none). A settled event it has not heard yet is
-    /// reported at once and settled once it has (0.36 s later, longer for
-    /// a rescue that waits for company); an added step is reported once every
-    /// detection and footstep around it has been. Off only to measure what it
-    /// changes.
+    /// (`FrameEvidence`: its decision makes a detection a footstep or `other`
+    /// from the evidence within 2 s, and adds the steps the network hears
+    /// where the detector found none). A settled event it has not judged yet
+    /// is reported at once and settled once it has (about 7 s later); an
+    /// added step is reported once every detection and footstep around it has
+    /// been. Off only to measure what it changes.
     public var frameNetwork = true
     /// Below this confidence a footstep's type is `unknown` (the classifier's
     /// own rule is 0.5; a higher value asks for surer types).
@@ -59,8 +58,8 @@ public struct AnalysisConfiguration: Sendable, Equatable {
     /// The longest time, seconds, from an impact's onset to the revision that
     /// settles its provisional report: the gait context's hold, or the frame
     /// network's wait (`FrameEvidence.maximumSettlementDelay`: its
-    /// look-ahead, a rescue's wait for company or the decision's window, and
-    /// the revisions queued before it) when that is longer; none with neither.
+    /// look-ahead, the decision's window, and the revisions queued before it)
+    /// when that is longer; none with neither.
     public var maximumSettlementDelay: Double {
         frameNetwork
             ? max(gaitSettlementDelay, FrameEvidence.maximumSettlementDelay(settledDelay: gaitSettlementDelay))

@@ -251,17 +251,17 @@ struct FrameEvidence: ~Copyable {
             candidate.probability = judge(onsetFrame, centre: candidate.hop, detection: nil, kind: .other)
             guard candidate.probability >= trees.threshold else { continue }
             // The walker's type: the nearest footstep still remembered when none is within the window.
-            let company = nearestFootstep(to: onsetFrame) ?? nearestFootstep(to: onsetFrame, within: .max)
+            let leader = nearestFootstep(to: onsetFrame) ?? nearestFootstep(to: onsetFrame, within: .max)
             let classification = Classification(
-                kind: .footstep, type: company?.type ?? .unknown, confidence: candidate.probability,
+                kind: .footstep, type: leader?.type ?? .unknown, confidence: candidate.probability,
                 intensity: Intensity(levelAboveBackground: candidate.impact.lafMax - candidate.impact.backgroundLAF),
-                footstepProbability: candidate.probability, typeProbabilities: company?.types ?? .uniform)
+                footstepProbability: candidate.probability, typeProbabilities: leader?.types ?? .uniform)
             output(.event(AnalyzedEvent(candidate.impact, classification: classification, sampleRate: sampleRate)))
-            if let company {
+            if let leader {
                 if followers.count == Self.capacity { followers.removeFirst() }
                 followers.append(
                     Follower(
-                        onsetFrame: onsetFrame, leader: company.onsetFrame, type: company.type,
+                        onsetFrame: onsetFrame, leader: leader.onsetFrame, type: leader.type,
                         probability: candidate.probability))
             }
         }

@@ -66,7 +66,7 @@ public protocol EventClassifier: ~Copyable {
     var frameNetwork: FootstepModel.FrameNetwork? { get }
 
     /// The frame network's learned decision, its trees already flattened; nil
-    /// where the network's rules decide (or there is no network).
+    /// without a network (a model file's network must have one).
     var frameDecision: FrameDecision? { get }
 
     /// Maps the pipeline's output confidences to what they are worth; nil
