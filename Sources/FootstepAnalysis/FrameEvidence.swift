@@ -34,7 +34,7 @@ struct FrameEvidence: ~Copyable {
     /// How far from an onset (hops, each side) the network's probability counts.
     static let reach = 5
     /// Hops of probabilities kept (20.48 s): more than the longest a decision comes after its event
-    /// (`maximumSettlementDelay` for the longest `settledDelay`, 4.65 s, is 11.96 s).
+    /// (`maximumSettlementDelay` for the longest `settledDelay`, 4.65 s, is 11.9 s).
     static let memoryHops = 2048
     static let capacity = 256
     /// The longest look-ahead a model may have (hops: `FootstepModel.validate`).
