@@ -18,8 +18,8 @@ extension DaemonConfiguration {
             .int(
                 "capture", "sample_rate", \.capture.sampleRate, range: 8000...96000,
                 help: [
-                    "Frames per second the device is opened at, 8000-96000. footstepd converts",
-                    "other rates to 16000 (what its model was trained on) for analysis and recordings.",
+                    "Frames per second the device is opened at, 8000-96000. footstepd records at this",
+                    "rate, and converts it to 16000 (what its model was trained on) for analysis only.",
                 ]),
             .int("capture", "channels", \.capture.channels, range: 1...2, help: ["1 (mono) or 2 (stereo; analysed as the mix of both)."]),
             .choice("capture", "format", \.capture.sampleFormat, help: ["\"S16_LE\" or \"FLOAT_LE\"."]),
