@@ -78,12 +78,17 @@ struct DroppedPeriodsTests {
             }
         }
         #expect(bursts > 0)
-        // So do the events.
+        // So do the events. The detector may place an onset a few milliseconds before its burst; when a
+        // dropped period lies between the two, the event stays before the gap, a period earlier.
         let events = try DaemonTestSupport.events(database, session: session.id!)
         #expect(events.count >= 2)
         for event in events {
             let phase = event.timestamp.timeIntervalSince(origin).truncatingRemainder(dividingBy: 1)
-            #expect(phase < 0.05 || phase > 0.97, "an event \(phase) s after a whole second of the stream")
+            let beforeAGap = gaps.contains {
+                let lead = $0.startedAt.timeIntervalSince(event.timestamp)
+                return lead >= -0.002 && lead < 0.01
+            }
+            #expect(phase < 0.05 || phase > 0.97 || beforeAGap, "an event \(phase) s after a whole second of the stream")
         }
     }
 }
